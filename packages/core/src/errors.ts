@@ -1,0 +1,93 @@
+// The error hierarchy: one class per failure a caller can act on, each with a stable `code`.
+
+export interface ErrorIssue {
+  /** Dotted path of the offending field, e.g. `tool_calls.0.function.name`; empty for the whole value. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ContextErrorCode =
+  | "CONTEXT_VALIDATION"
+  | "CONTEXT_BUDGET"
+  | "CONTEXT_CONFIG"
+  | "MODULE_LOAD"
+  | "MOUNT_POINT"
+  | "CONTEXT_LOCKED"
+  | "CONTEXT_STORE_CORRUPT"
+  | "CONTEXT_CLOSED";
+
+export class ContextError extends Error {
+  readonly code: ContextErrorCode;
+
+  constructor(code: ContextErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+function describeIssues(issues: readonly ErrorIssue[]): string {
+  return issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ");
+}
+
+/** A message was rejected; nothing was stored. */
+export class ContextValidationError extends ContextError {
+  readonly issues: readonly ErrorIssue[];
+
+  constructor(issues: readonly ErrorIssue[], options?: { cause?: unknown; index?: number }) {
+    const where = options?.index === undefined ? "message" : `message at index ${options.index}`;
+    super("CONTEXT_VALIDATION", `Invalid ${where}: ${describeIssues(issues)}`, options);
+    this.issues = issues;
+  }
+}
+
+/** Even the minimal view (system, developer, pinned, latest user turn) does not fit the budget. */
+export class ContextBudgetError extends ContextError {
+  readonly budget: number;
+  readonly required: number;
+
+  constructor(budget: number, required: number) {
+    super(
+      "CONTEXT_BUDGET",
+      `The minimal view needs ${required} tokens but the budget is ${budget}. ` +
+        `Raise the budget (maxTokens, or a provider with a larger window) or shorten the system prompt, pinned messages or latest turn.`,
+    );
+    this.budget = budget;
+    this.required = required;
+  }
+}
+
+/** A module's config was rejected; every bad key is listed at once. */
+export class ContextConfigError extends ContextError {
+  readonly issues: readonly ErrorIssue[];
+  readonly module: string;
+
+  constructor(module: string, issues: readonly ErrorIssue[]) {
+    super("CONTEXT_CONFIG", `Invalid config for ${module}: ${describeIssues(issues)}`);
+    this.module = module;
+    this.issues = issues;
+  }
+}
+
+/** A module could not be imported, or its exports do not have the module shape. */
+export class ModuleLoadError extends ContextError {
+  readonly specifier: string;
+  readonly missing: readonly string[];
+
+  constructor(specifier: string, missing: readonly string[], options?: { cause?: unknown; reason?: string }) {
+    const reason = options?.reason ?? `missing or invalid export(s): ${missing.join(", ")}`;
+    super("MODULE_LOAD", `Cannot load module "${specifier}": ${reason}`, options);
+    this.specifier = specifier;
+    this.missing = missing;
+  }
+}
+
+/** A coordinator was asked for a mount point it does not have. */
+export class MountPointError extends ContextError {
+  readonly point: string;
+
+  constructor(point: string, known: readonly string[]) {
+    super("MOUNT_POINT", `Unknown mount point "${point}". Known mount points: ${known.join(", ")}.`);
+    this.point = point;
+  }
+}

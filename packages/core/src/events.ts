@@ -1,0 +1,33 @@
+// Event names and payloads, as the contract names them.
+import type { PipelineStep } from "./pipeline/strategy.js";
+
+export interface ContextEventMap {
+  "context:pre_compact": { messageCount: number; tokenCount: number; budget: number };
+  "context:post_compact": {
+    messageCount: number;
+    tokenCount: number;
+    budget: number;
+    steps: readonly PipelineStep[];
+    durationMs: number;
+  };
+  /** Synthetic content (a summary, a repair notice) entered the view. */
+  "context:include": { source: string; messageCount: number; tokenCount: number };
+  "context:repair": { kind: "dangling_call" | "orphan_result"; toolCallIds: readonly string[] };
+  "context:strategy_error": { strategy: string; error: unknown; consecutiveFailures: number };
+  /** A persistent store cut off a torn final record when it opened. */
+  "context:recover": { file: string; droppedBytes: number };
+}
+
+export type ContextEventName = keyof ContextEventMap;
+
+export const CONTEXT_EVENTS: readonly ContextEventName[] = [
+  "context:pre_compact",
+  "context:post_compact",
+  "context:include",
+  "context:repair",
+  "context:strategy_error",
+  "context:recover",
+];
+
+/** Where a module sends its events: the coordinator's hooks when mounted, `onEvent` otherwise. */
+export type ContextEventListener = <E extends ContextEventName>(event: E, payload: ContextEventMap[E]) => void;

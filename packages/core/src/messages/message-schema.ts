@@ -1,0 +1,70 @@
+// zod schemas for messages entering a manager. Unknown keys are kept: a manager must not lose data.
+import { z } from "zod";
+
+const textPartSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
+
+const imageUrlPartSchema = z.looseObject({
+  type: z.literal("image_url"),
+  image_url: z.looseObject({ url: z.string() }),
+});
+
+const otherPartSchema = z.looseObject({ type: z.string().min(1) }).refine(
+  (part) => part.type !== "text" && part.type !== "image_url",
+  { message: "a text or image_url part is malformed" },
+);
+
+export const contentPartSchema = z.union([textPartSchema, imageUrlPartSchema, otherPartSchema]);
+
+const contentSchema = z.union([z.string(), z.array(contentPartSchema)]);
+
+export const toolCallSchema = z.looseObject({
+  id: z.string().min(1, "a tool call needs a non-empty id"),
+  type: z.literal("function"),
+  function: z.looseObject({
+    name: z.string().min(1, "a tool call needs a function name"),
+    arguments: z.string(),
+  }),
+});
+
+export const messageMetadataSchema = z.looseObject({
+  pinned: z.boolean().optional(),
+  ctxkit: z.looseObject({ source: z.string() }).optional(),
+});
+
+const common = {
+  name: z.string().optional(),
+  metadata: messageMetadataSchema.optional(),
+};
+
+const assistantSchema = z
+  .looseObject({
+    role: z.literal("assistant"),
+    content: contentSchema.nullable(),
+    tool_calls: z.array(toolCallSchema).min(1, "omit tool_calls instead of sending an empty list").optional(),
+    ...common,
+  })
+  .superRefine((message, context) => {
+    if (message.content === null && message.tool_calls === undefined) {
+      context.addIssue({ code: "custom", path: ["content"], message: "content may be null only when the message calls tools" });
+    }
+    const seen = new Set<string>();
+    message.tool_calls?.forEach((call, index) => {
+      if (seen.has(call.id)) {
+        context.addIssue({ code: "custom", path: ["tool_calls", index, "id"], message: `tool call id "${call.id}" is repeated in this message` });
+      }
+      seen.add(call.id);
+    });
+  });
+
+export const messageSchema = z.discriminatedUnion("role", [
+  z.looseObject({ role: z.literal("system"), content: contentSchema, ...common }),
+  z.looseObject({ role: z.literal("developer"), content: contentSchema, ...common }),
+  z.looseObject({ role: z.literal("user"), content: contentSchema, ...common }),
+  assistantSchema,
+  z.looseObject({
+    role: z.literal("tool"),
+    content: contentSchema,
+    tool_call_id: z.string().min(1, "a tool message needs the id of the call it answers"),
+    ...common,
+  }),
+]);

@@ -1,0 +1,94 @@
+// The message types: OpenAI Chat Completions wire format, plus a `metadata` bag never meant for the model.
+
+export type Role = "system" | "developer" | "user" | "assistant" | "tool";
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+export interface ImageUrlPart {
+  type: "image_url";
+  image_url: { url: string; detail?: "auto" | "low" | "high" };
+}
+
+/** Any other typed part (audio, file, provider-specific blocks) is kept exactly as given. */
+export interface OtherContentPart {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type ContentPart = TextPart | ImageUrlPart | OtherContentPart;
+
+export interface ToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** ctxkit's own marker on messages it synthesizes (summaries, repair notices). */
+export interface CtxkitMetadata {
+  /** What produced the message, e.g. `"repair"` or `"summary"`. */
+  source: string;
+  [key: string]: unknown;
+}
+
+export interface MessageMetadata {
+  /** A pinned message is never dropped from a view. */
+  pinned?: boolean;
+  ctxkit?: CtxkitMetadata;
+  [key: string]: unknown;
+}
+
+interface MessageBase {
+  name?: string;
+  metadata?: MessageMetadata;
+}
+
+export interface SystemMessage extends MessageBase {
+  role: "system";
+  content: string | ContentPart[];
+}
+
+export interface DeveloperMessage extends MessageBase {
+  role: "developer";
+  content: string | ContentPart[];
+}
+
+export interface UserMessage extends MessageBase {
+  role: "user";
+  content: string | ContentPart[];
+}
+
+export interface AssistantMessage extends MessageBase {
+  role: "assistant";
+  /** `null` only when the message does nothing but call tools. */
+  content: string | ContentPart[] | null;
+  tool_calls?: ToolCall[];
+}
+
+export interface ToolMessage extends MessageBase {
+  role: "tool";
+  content: string | ContentPart[];
+  tool_call_id: string;
+}
+
+export type Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage;
+
+export function isPinned(message: Message): boolean {
+  return message.metadata?.pinned === true;
+}
+
+export function hasToolCalls(message: Message): message is AssistantMessage & { tool_calls: ToolCall[] } {
+  return message.role === "assistant" && message.tool_calls !== undefined && message.tool_calls.length > 0;
+}
+
+/** System and developer messages are instructions: never dropped, never altered. */
+export function isInstruction(message: Message): boolean {
+  return message.role === "system" || message.role === "developer";
+}
+
+/** True for messages ctxkit synthesized into a view rather than took from the history. */
+export function isSynthetic(message: Message): boolean {
+  return message.metadata?.ctxkit !== undefined;
+}

@@ -1,0 +1,40 @@
+// The gate every message passes to enter a manager: validate, copy, freeze.
+import { ContextValidationError, type ErrorIssue } from "../errors.js";
+import { deepFreeze } from "./deep-freeze.js";
+import type { Message } from "./message.js";
+import { messageSchema } from "./message-schema.js";
+
+/**
+ * Validates `input` and returns a deep-frozen copy of it. The caller's object is never touched.
+ * Throws `ContextValidationError` naming each bad field.
+ */
+export function parseMessage(input: unknown, index?: number): Message {
+  const result = messageSchema.safeParse(input);
+  const options = index === undefined ? {} : { index };
+  if (!result.success) {
+    const issues: ErrorIssue[] = result.error.issues.map((issue) => ({
+      path: issue.path.map(String).join("."),
+      message: issue.message,
+    }));
+    throw new ContextValidationError(issues, { ...options, cause: result.error });
+  }
+  let copy: Message;
+  try {
+    // zod copies objects it knows but shares unknown nested values; a structured clone owns them all.
+    copy = structuredClone(result.data) as Message;
+  } catch (error) {
+    throw new ContextValidationError(
+      [{ path: "", message: "a message must be plain data (no functions, symbols or class instances)" }],
+      { ...options, cause: error },
+    );
+  }
+  return deepFreeze(copy);
+}
+
+/** Parses a whole history; the first bad message rejects all of them. */
+export function parseMessages(inputs: readonly unknown[]): Message[] {
+  if (!Array.isArray(inputs)) {
+    throw new ContextValidationError([{ path: "", message: "expected an array of messages" }]);
+  }
+  return inputs.map((input, index) => parseMessage(input, index));
+}

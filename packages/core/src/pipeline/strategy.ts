@@ -1,0 +1,77 @@
+// The strategy contract: a strategy turns one view draft into a smaller one, keeping units whole.
+import type { ContextEventListener } from "../events.js";
+import type { Message } from "../messages/message.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
+import type { ToolUnit } from "../units/tool-unit.js";
+
+/** Where a view entry came from: the history (by index) or ctxkit itself. */
+export type EntrySource = { readonly kind: "history"; readonly index: number } | { readonly kind: "synthetic"; readonly origin: string };
+
+export interface ViewEntry {
+  readonly message: Message;
+  /** Tokens of `message`, counted with the manager's counter (`countMessageTokens`). */
+  readonly tokens: number;
+  readonly source: EntrySource;
+}
+
+/** An immutable candidate view. Build one with `createViewDraft`; never mutate it. */
+export interface ViewDraft {
+  readonly entries: readonly ViewEntry[];
+  /** Sum of the entries' tokens. */
+  readonly tokens: number;
+  /** Units over `entries`, in order: an assistant with tool calls plus its results, or one message. */
+  readonly units: readonly ToolUnit[];
+  /** Index in `entries` of the latest user message, or -1. It and everything after it are the current turn. */
+  readonly latestUserIndex: number;
+}
+
+/** A small key-value store each strategy gets for itself; persistent managers keep it across restarts. */
+export interface StrategyStateStore {
+  get<T = unknown>(key: string): T | undefined;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface StrategyContext {
+  /** The budget the final view must fit. */
+  readonly budget: number;
+  /** The pipeline stops once the view is at or below this. */
+  readonly target: number;
+  readonly counter: TokenCounter;
+  /** The whole history, read-only. */
+  readonly history: readonly Message[];
+  readonly signal: AbortSignal;
+  /** The first N history messages that no strategy may drop. */
+  readonly protectFirst: number;
+  /** This strategy's own state. */
+  readonly state: StrategyStateStore;
+  readonly emit: ContextEventListener;
+  /** Counts a message the way the manager does (text, tool-call JSON, per-message overhead). */
+  countMessage(message: Message): number;
+}
+
+export interface StrategyResult {
+  view: ViewDraft;
+  /** Whether the strategy changed anything. */
+  applied: boolean;
+}
+
+export interface Strategy {
+  readonly name: string;
+  apply(view: ViewDraft, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
+}
+
+export interface PipelineStep {
+  strategy: string;
+  applied: boolean;
+  tokensBefore: number;
+  tokensAfter: number;
+  durationMs: number;
+  /** Why the strategy did not run or its result was discarded. */
+  skipped?: "error" | "circuit_open";
+}
+
+export interface PipelineResult {
+  view: ViewDraft;
+  steps: PipelineStep[];
+}

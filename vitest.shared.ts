@@ -1,0 +1,16 @@
+// Shared per-package test settings: resolve workspace packages to their sources, so tests need no build.
+import { defineProject } from "vitest/config";
+
+const sourceConditions = ["@ctxkit/source", "import", "module", "node", "default"];
+
+export function definePackageTestConfig(name: string) {
+  return defineProject({
+    resolve: { conditions: sourceConditions },
+    ssr: { resolve: { conditions: sourceConditions } },
+    test: {
+      name,
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      testTimeout: 60_000,
+    },
+  });
+}
