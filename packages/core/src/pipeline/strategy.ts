@@ -21,8 +21,13 @@ export interface ViewDraft {
   readonly tokens: number;
   /** Units over `entries`, in order: an assistant with tool calls plus its results, or one message. */
   readonly units: readonly ToolUnit[];
-  /** Index in `entries` of the latest user message, or -1. It and everything after it are the current turn. */
+  /** Index in `entries` of the latest user message, or -1. */
   readonly latestUserIndex: number;
+  /**
+   * Where the current turn begins: the latest user message, or the last unit when there is no user
+   * message. The current turn may be shortened but never dropped.
+   */
+  readonly currentTurnStart: number;
 }
 
 /** A small key-value store each strategy gets for itself; persistent managers keep it across restarts. */

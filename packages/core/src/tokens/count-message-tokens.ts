@@ -1,5 +1,5 @@
 // A message's tokens: its text, its tool-call JSON, and a fixed per-message overhead.
-import type { ContentPart, Message } from "../messages/message.js";
+import type { Message } from "../messages/message.js";
 import type { TokenCounter } from "./token-counter.js";
 
 /** Role markers and separators the chat format adds around every message. */
@@ -7,29 +7,45 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** A flat figure per image: its real cost depends on size and detail, which we do not fetch. */
 export const IMAGE_TOKENS = 1_000;
 
-function countPart(part: ContentPart, counter: TokenCounter): number {
-  if (part.type === "text" && typeof part.text === "string") return counter.count(part.text);
-  if (part.type === "image_url") return IMAGE_TOKENS;
-  // Unknown parts go to the provider as they are, so their JSON is what costs.
-  return counter.count(JSON.stringify(part));
+/** Collects the text a content value sends, and counts its images. */
+function collectContent(content: Message["content"], texts: string[]): number {
+  if (content === null) return 0;
+  if (typeof content === "string") {
+    texts.push(content);
+    return 0;
+  }
+  let images = 0;
+  for (const part of content) {
+    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
+    else if (part.type === "image_url") images += 1;
+    // Unknown parts go to the provider as they are, so their JSON is what costs.
+    else texts.push(JSON.stringify(part));
+  }
+  return images;
 }
 
 export function countContentTokens(content: Message["content"], counter: TokenCounter): number {
-  if (content === null) return 0;
-  if (typeof content === "string") return counter.count(content);
-  let total = 0;
-  for (const part of content) total += countPart(part, counter);
-  return total;
+  const texts: string[] = [];
+  const images = collectContent(content, texts);
+  return images * IMAGE_TOKENS + (texts.length === 0 ? 0 : counter.count(texts.join("\n")));
 }
 
+/**
+ * Counts a message with ONE tokenizer call: its texts, name, tool-call names and arguments are
+ * joined with newlines, which changes the exact figure by at most a token per join.
+ */
 export function countMessageTokens(message: Message, counter: TokenCounter): number {
-  let total = MESSAGE_OVERHEAD_TOKENS + countContentTokens(message.content, counter);
-  if (message.name !== undefined) total += counter.count(message.name) + 1;
+  const texts: string[] = [];
+  const images = collectContent(message.content, texts);
+  let overhead = MESSAGE_OVERHEAD_TOKENS;
+  if (message.name !== undefined) texts.push(message.name);
   if (message.role === "assistant" && message.tool_calls !== undefined) {
     for (const call of message.tool_calls) {
-      total += counter.count(call.function.name) + counter.count(call.function.arguments) + MESSAGE_OVERHEAD_TOKENS;
+      texts.push(call.function.name, call.function.arguments);
+      overhead += MESSAGE_OVERHEAD_TOKENS;
     }
   }
-  if (message.role === "tool") total += counter.count(message.tool_call_id);
-  return total;
+  if (message.role === "tool") texts.push(message.tool_call_id);
+  const text = texts.join("\n");
+  return overhead + images * IMAGE_TOKENS + (text.length === 0 ? 0 : counter.count(text));
 }

@@ -1,0 +1,63 @@
+// Single messages: instructions, user turns and assistant text, some pinned, some with extra fields.
+import type { ContentPart, Message, MessageMetadata } from "@ctxkit/core";
+import fc from "fast-check";
+import { messageTextArbitrary } from "./text-arbitrary.js";
+
+/** A string most of the time; sometimes text parts, sometimes with an image, as multimodal clients send. */
+export function contentArbitrary(): fc.Arbitrary<string | ContentPart[]> {
+  const text = messageTextArbitrary();
+  return fc.oneof(
+    { arbitrary: text, weight: 8 },
+    { arbitrary: text.map((value): ContentPart[] => [{ type: "text", text: value }]), weight: 1 },
+    {
+      arbitrary: text.map((value): ContentPart[] => [
+        { type: "text", text: value },
+        { type: "image_url", image_url: { url: "https://example.com/screenshot.png" } },
+      ]),
+      weight: 1,
+    },
+  );
+}
+
+/**
+ * Metadata as callers send it: usually none, sometimes `pinned`, sometimes a key of the caller's own
+ * that a manager must keep. Never `ctxkit`: that key marks what a manager synthesized.
+ */
+function metadataArbitrary(): fc.Arbitrary<MessageMetadata | undefined> {
+  return fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 12 },
+    { arbitrary: fc.constant({ pinned: true }), weight: 2 },
+    { arbitrary: fc.nat({ max: 999 }).map((turn) => ({ traceId: `trace-${turn}` })), weight: 1 },
+  );
+}
+
+/** Adds the optional fields only when present, as a caller would (`exactOptionalPropertyTypes`). */
+function withExtras<T extends Message>(message: T, metadata: MessageMetadata | undefined, name: string | undefined): T {
+  return {
+    ...message,
+    ...(name === undefined ? {} : { name }),
+    ...(metadata === undefined ? {} : { metadata }),
+  };
+}
+
+const nameArbitrary = fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.constant("alice"), weight: 1 });
+
+/** A system or developer message: the manager must keep it, unaltered, in every view. */
+export function instructionArbitrary(): fc.Arbitrary<Message> {
+  return fc
+    .tuple(fc.constantFrom("system" as const, "developer" as const), contentArbitrary(), metadataArbitrary())
+    .map(([role, content, metadata]) => withExtras({ role, content }, metadata, undefined));
+}
+
+export function userMessageArbitrary(): fc.Arbitrary<Message> {
+  return fc
+    .tuple(contentArbitrary(), metadataArbitrary(), nameArbitrary)
+    .map(([content, metadata, name]) => withExtras({ role: "user", content }, metadata, name));
+}
+
+/** An assistant reply with no tool call. */
+export function assistantTextArbitrary(): fc.Arbitrary<Message> {
+  return fc
+    .tuple(contentArbitrary(), metadataArbitrary())
+    .map(([content, metadata]) => withExtras({ role: "assistant", content }, metadata, undefined));
+}

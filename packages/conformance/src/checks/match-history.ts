@@ -1,0 +1,58 @@
+// Relates a view's messages to the history they were taken from.
+import { isSynthetic, type Message } from "@ctxkit/core";
+import { isDeepEqual } from "./deep-equal.js";
+
+function callIds(message: Message): string[] | undefined {
+  return message.role === "assistant" ? message.tool_calls?.map((call) => call.id) : undefined;
+}
+
+/**
+ * A shortened form keeps what pairs and addresses the message (role, name, tool_call_id, call ids);
+ * its content may be trimmed or replaced by a placeholder, and a manager may mark it in `metadata`.
+ */
+export function isShortenedForm(candidate: Message, original: Message): boolean {
+  if (candidate.role !== original.role || candidate.name !== original.name) return false;
+  if (candidate.role === "tool" && original.role === "tool" && candidate.tool_call_id !== original.tool_call_id) return false;
+  return isDeepEqual(callIds(candidate), callIds(original));
+}
+
+export function isEqualOrShortened(candidate: Message, original: Message): boolean {
+  return isDeepEqual(candidate, original) || isShortenedForm(candidate, original);
+}
+
+/**
+ * Matches each non-synthetic view message, in order, to a distinct later history message it equals or
+ * shortens. Taking the earliest match each time finds an embedding whenever one exists.
+ * Returns the index in `view` of the first message that has no match, or -1.
+ */
+export function findUnmatchedViewMessage(view: readonly Message[], history: readonly Message[]): number {
+  let cursor = 0;
+  for (const [index, message] of view.entries()) {
+    if (isSynthetic(message)) continue;
+    while (cursor < history.length && !isEqualOrShortened(message, history[cursor]!)) cursor += 1;
+    if (cursor === history.length) return index;
+    cursor += 1;
+  }
+  return -1;
+}
+
+export interface RequiredMessage {
+  readonly historyIndex: number;
+  readonly message: Message;
+  /** Whether a shortened form is acceptable, or the message must appear exactly as given. */
+  readonly mayShorten: boolean;
+  readonly why: string;
+}
+
+/** The first required message (in order) that the view does not contain, in that order; or undefined. */
+export function findMissingRequired(view: readonly Message[], required: readonly RequiredMessage[]): RequiredMessage | undefined {
+  let cursor = 0;
+  for (const item of required) {
+    const matches = (candidate: Message) =>
+      item.mayShorten ? isEqualOrShortened(candidate, item.message) : isDeepEqual(candidate, item.message);
+    while (cursor < view.length && !matches(view[cursor]!)) cursor += 1;
+    if (cursor === view.length) return item;
+    cursor += 1;
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+// The manager's configuration: every key is read somewhere, and an unknown key is an error.
+import type { ContextEventMap, ContextEventName, Strategy, TokenCounter } from "@ctxkit/core";
+import { z } from "zod";
+
+const BUILT_IN_NAMES = ["clear-tool-results", "trim-long-text", "truncate"] as const;
+
+const isStrategy = (value: unknown): value is Strategy =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as Strategy).name === "string" &&
+  typeof (value as Strategy).apply === "function";
+
+const isTokenCounter = (value: unknown): value is TokenCounter =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as TokenCounter).name === "string" &&
+  typeof (value as TokenCounter).count === "function";
+
+export type EventHandler = <E extends ContextEventName>(event: E, payload: ContextEventMap[E]) => void | Promise<void>;
+
+const strategyEntrySchema = z.union([
+  z.enum(BUILT_IN_NAMES),
+  z.strictObject({ name: z.enum(BUILT_IN_NAMES), options: z.record(z.string(), z.unknown()).optional() }),
+  z.custom<Strategy>(isStrategy, { message: "expected a built-in strategy name, { name, options }, or a Strategy object" }),
+]);
+
+const ratio = z.number().gt(0, "must be greater than 0").lte(1, "must be at most 1");
+
+export const configSchema = z
+  .strictObject({
+    /** The budget when neither the request nor a provider gives one, and always a cap. */
+    maxTokens: z.number().int().positive().optional(),
+    compactThreshold: ratio.default(0.92),
+    targetRatio: ratio.default(0.6),
+    safetyMargin: z.number().int().nonnegative().default(1_000),
+    tokenizer: z
+      .union([
+        z.enum(["o200k_base", "cl100k_base", "estimate"]),
+        z.custom<TokenCounter>(isTokenCounter, { message: 'expected "o200k_base", "cl100k_base", "estimate" or a TokenCounter' }),
+      ])
+      .default("o200k_base"),
+    protectFirst: z.number().int().nonnegative().default(0),
+    strategies: z.array(strategyEntrySchema).default(["clear-tool-results", "trim-long-text", "truncate"]),
+    onEvent: z.custom<EventHandler>((value) => typeof value === "function", { message: "expected a function" }).optional(),
+  })
+  .superRefine((config, context) => {
+    if (config.targetRatio > config.compactThreshold) {
+      context.addIssue({ code: "custom", path: ["targetRatio"], message: "must not exceed compactThreshold, or every view would compact" });
+    }
+  });
+
+/** What a caller may pass: every key optional. */
+export type SimpleContextConfig = z.input<typeof configSchema>;
+/** The config with defaults applied. */
+export type ResolvedSimpleContextConfig = z.output<typeof configSchema>;
+export type StrategyEntry = z.output<typeof strategyEntrySchema>;
+
+/** Used only when no request, provider or `maxTokens` gives a budget. */
+export const FALLBACK_BUDGET = 128_000;

@@ -1,0 +1,365 @@
+import {
+  checkToolPairs,
+  hasToolCalls,
+  ContextBudgetError,
+  ContextConfigError,
+  ContextValidationError,
+  type ContextEventMap,
+  type ContextEventName,
+  type Message,
+  type TokenCounter,
+} from "@ctxkit/core";
+import { describe, expect, it } from "vitest";
+import { assistant, callTools, pinned, result, system, turn, user } from "../test/messages.js";
+import { createSimpleContext } from "./simple-context-manager.js";
+import type { SimpleContextConfig } from "./config-schema.js";
+
+type Recorded = { [E in ContextEventName]: { event: E; payload: ContextEventMap[E] } }[ContextEventName];
+
+function managerWithEvents(config: SimpleContextConfig = {}) {
+  const events: Recorded[] = [];
+  const manager = createSimpleContext({
+    tokenizer: "estimate",
+    ...config,
+    onEvent: (event, payload) => {
+      events.push({ event, payload } as Recorded);
+    },
+  });
+  const count = (name: ContextEventName) => events.filter((recorded) => recorded.event === name).length;
+  return { manager, events, count };
+}
+
+async function addAll(manager: { addMessage(message: Message): Promise<void> }, messages: readonly Message[]) {
+  for (const message of messages) await manager.addMessage(message);
+}
+
+/** A counter that records every text it is asked to count. */
+function spyCounter(): TokenCounter & { calls: string[] } {
+  const calls: string[] = [];
+  return { name: "spy", calls, count: (text) => (calls.push(text), Math.ceil(text.length / 4)) };
+}
+
+describe("SimpleContextManager", () => {
+  describe("history", () => {
+    it("should return every message in order, equal to what was given, as frozen copies", async () => {
+      const { manager } = managerWithEvents();
+      const given = [system("be brief"), ...turn(1)];
+      await addAll(manager, given);
+      const stored = await manager.getMessages();
+      expect(stored).toEqual(given);
+      expect(stored[1]).not.toBe(given[1]);
+      expect(Object.isFrozen(stored[2])).toBe(true);
+    });
+
+    it("should never mutate the caller's message (regression)", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 300 });
+      const huge = result("call_1", "y".repeat(50_000));
+      const snapshot = structuredClone(huge);
+      await addAll(manager, [user("go"), callTools("call_1"), huge, assistant("done"), user("next")]);
+      await manager.getMessagesForRequest();
+      expect(huge).toEqual(snapshot);
+      expect(Object.isFrozen(huge)).toBe(false);
+    });
+
+    it("should keep the full history however small the views were", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 2_000 });
+      const given = Array.from({ length: 20 }, (_, index) => turn(index)).flat();
+      for (const message of given) {
+        await manager.addMessage(message);
+        await manager.getMessagesForRequest();
+      }
+      expect(await manager.getMessages()).toEqual(given);
+    });
+
+    it("should reuse the stored objects in views instead of copying them", async () => {
+      const { manager } = managerWithEvents();
+      await addAll(manager, turn(1));
+      const [stored, view] = [await manager.getMessages(), await manager.getMessagesForRequest()];
+      expect(view[0]).toBe(stored[0]);
+    });
+
+    it("should not let a caller change later results through a returned array", async () => {
+      const { manager } = managerWithEvents();
+      await addAll(manager, turn(1));
+      const view = await manager.getMessagesForRequest();
+      view.length = 0;
+      Object.freeze(view);
+      (await manager.getMessages()).pop();
+      await manager.addMessage(user("more"));
+      expect(await manager.getMessagesForRequest()).toHaveLength(5);
+    });
+  });
+
+  describe("validation", () => {
+    it("should reject a bad message with the field named and leave the state unchanged", async () => {
+      const { manager } = managerWithEvents();
+      await addAll(manager, turn(1));
+      const before = await manager.getMessages();
+      const bad = { role: "tool", content: "orphan" } as unknown as Message;
+      await expect(manager.addMessage(bad)).rejects.toBeInstanceOf(ContextValidationError);
+      await expect(manager.addMessage(bad)).rejects.toThrow(/tool_call_id/);
+      expect(await manager.getMessages()).toEqual(before);
+    });
+
+    it("should reject a whole setMessages when one message is bad, keeping the old history", async () => {
+      const { manager } = managerWithEvents();
+      await addAll(manager, turn(1));
+      const bad = [user("ok"), { role: "user" } as unknown as Message];
+      await expect(manager.setMessages(bad)).rejects.toThrow(/index 1/);
+      expect(await manager.getMessages()).toHaveLength(4);
+    });
+  });
+
+  describe("config", () => {
+    it("should list every unknown key and bad value in one ContextConfigError", () => {
+      const bad = { maxTokenz: 5, compactThreshold: 2, tokenizer: "gpt2" } as unknown as SimpleContextConfig;
+      let error: unknown;
+      try {
+        createSimpleContext(bad);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ContextConfigError);
+      const paths = (error as ContextConfigError).issues.map((issue) => issue.path);
+      expect(paths).toEqual(expect.arrayContaining(["maxTokenz", "compactThreshold", "tokenizer"]));
+    });
+
+    it("should reject a target ratio above the threshold", () => {
+      expect(() => createSimpleContext({ compactThreshold: 0.5, targetRatio: 0.8 })).toThrow(/targetRatio/);
+    });
+  });
+
+  describe("token accounting", () => {
+    it("should count each message once, however many views are built", async () => {
+      const counter = spyCounter();
+      const manager = createSimpleContext({ tokenizer: counter, maxTokens: 1_000_000 });
+      const given = Array.from({ length: 30 }, (_, index) => turn(index, 100)).flat();
+      for (const message of given) {
+        await manager.addMessage(message);
+        // Requests come before model calls: after user, tool and answer messages, not mid-call.
+        if (!hasToolCalls(message)) await manager.getMessagesForRequest();
+      }
+      expect(counter.calls).toHaveLength(given.length);
+    });
+  });
+
+  describe("budget", () => {
+    it("should resolve the budget from the provider's window when no explicit budget is given", async () => {
+      const manager = createSimpleContext({ tokenizer: "estimate", safetyMargin: 0 });
+      await addAll(manager, turn(1));
+      const provider = { name: "tiny", getInfo: () => ({ defaults: { contextWindow: 4_000, maxOutputTokens: 1_000 } }) };
+      await manager.getMessagesForRequest({ provider });
+      expect((await manager.usage())?.budget).toBe(3_000);
+    });
+
+    it("should throw ContextBudgetError with the figures when the minimal view cannot fit", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 100 });
+      await addAll(manager, [system("rule ".repeat(400)), user("hi")]);
+      const error = await manager.getMessagesForRequest().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ContextBudgetError);
+      expect(error).toMatchObject({ budget: 100 });
+      expect((error as ContextBudgetError).required).toBeGreaterThan(100);
+    });
+
+    it("should keep every view within the budget and its tool pairs whole", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 3_000 });
+      for (const message of Array.from({ length: 40 }, (_, index) => turn(index, 3_000)).flat()) {
+        await manager.addMessage(message);
+        const view = await manager.getMessagesForRequest();
+        expect(checkToolPairs(view)).toEqual([]);
+        expect((await manager.usage())!.tokens).toBeLessThanOrEqual(3_000);
+      }
+    });
+  });
+
+  describe("hysteresis", () => {
+    it("should not compact below the threshold, and compact down to the target above it", async () => {
+      const { manager, events, count } = managerWithEvents({ maxTokens: 10_000 });
+      await addAll(manager, turn(1, 4_000));
+      await manager.getMessagesForRequest();
+      expect(count("context:pre_compact")).toBe(0);
+      await addAll(manager, [...turn(2, 20_000), ...turn(3, 20_000)]);
+      await manager.getMessagesForRequest();
+      const post = events.find((recorded) => recorded.event === "context:post_compact");
+      expect(post?.payload).toMatchObject({ budget: 10_000 });
+      expect((post?.payload as ContextEventMap["context:post_compact"]).tokenCount).toBeLessThanOrEqual(6_000);
+    });
+
+    it("should extend the previous view between compactions, byte for byte", async () => {
+      const { manager, count } = managerWithEvents({ maxTokens: 8_000 });
+      await addAll(manager, Array.from({ length: 20 }, (_, index) => turn(index, 2_000)).flat());
+      const compactedView = await manager.getMessagesForRequest();
+      expect(count("context:post_compact")).toBe(1);
+      await addAll(manager, turn(99, 50));
+      const next = await manager.getMessagesForRequest();
+      expect(count("context:post_compact")).toBe(1);
+      expect(next.slice(0, compactedView.length)).toEqual(compactedView);
+      expect(JSON.stringify(next.slice(0, compactedView.length))).toBe(JSON.stringify(compactedView));
+    });
+
+    it("should not compact on every request when an irreducible system prompt sits near the budget (regression)", async () => {
+      const { manager, count } = managerWithEvents({ maxTokens: 10_000 });
+      await manager.addMessage(system("policy ".repeat(5_000)));
+      let requests = 0;
+      for (let index = 0; index < 60; index += 1) {
+        await addAll(manager, [user(`q${index}`), assistant(`a${index} `.repeat(20))]);
+        await manager.getMessagesForRequest();
+        requests += 1;
+      }
+      expect(requests).toBe(60);
+      expect(count("context:pre_compact")).toBeLessThanOrEqual(10);
+    });
+
+    it("should forget its decisions on clear() and setMessages()", async () => {
+      const { manager, count } = managerWithEvents({ maxTokens: 4_000 });
+      const long = Array.from({ length: 10 }, (_, index) => turn(index, 2_000)).flat();
+      await addAll(manager, long);
+      await manager.getMessagesForRequest();
+      await manager.setMessages(turn(1, 100));
+      expect(await manager.getMessagesForRequest()).toEqual(turn(1, 100));
+      await manager.clear();
+      expect(await manager.getMessagesForRequest()).toEqual([]);
+      expect(count("context:post_compact")).toBe(1);
+    });
+  });
+
+  describe("protections", () => {
+    it("should keep system, developer, pinned and the latest user message through compaction", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 2_000 });
+      const keep = [system("sys"), { role: "developer", content: "dev" } as Message, pinned("remember this")];
+      await addAll(manager, [...keep, ...Array.from({ length: 10 }, (_, index) => turn(index, 3_000)).flat(), user("latest")]);
+      const view = await manager.getMessagesForRequest();
+      for (const message of [...keep, user("latest")]) expect(view).toContainEqual(message);
+    });
+
+    it("should keep the first protectFirst messages", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 2_000, protectFirst: 1 });
+      await addAll(manager, [user("the task"), ...Array.from({ length: 10 }, (_, index) => turn(index, 3_000)).flat()]);
+      expect((await manager.getMessagesForRequest())[0]).toEqual(user("the task"));
+    });
+
+    it("should never leave a tool result orphaned when it drops old turns (regression)", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 1_500, strategies: ["truncate"] });
+      await addAll(manager, [user("go"), callTools("a", "b", "c"), result("a", "1 ".repeat(4_000)), result("b", "2"), result("c", "3"), assistant("ok"), user("next")]);
+      const view = await manager.getMessagesForRequest();
+      expect(checkToolPairs(view)).toEqual([]);
+      expect(view.some((message) => message.role === "tool")).toBe(false);
+    });
+  });
+
+  describe("strategies", () => {
+    it("should clear every old tool result with keepRecent 0 (regression: 0 meant protect all)", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 1_200, strategies: [{ name: "clear-tool-results", options: { keepRecent: 0 } }] });
+      await addAll(manager, [...turn(1, 4_000), ...turn(2, 4_000), user("latest")]);
+      const view = await manager.getMessagesForRequest();
+      const tools = view.filter((message) => message.role === "tool");
+      expect(tools).toHaveLength(2);
+      for (const tool of tools) expect(String(tool.content).length).toBeLessThan(200);
+    });
+
+    it("should run a strategy object and report its step in post_compact", async () => {
+      const seen: string[] = [];
+      const { manager, events } = managerWithEvents({
+        maxTokens: 3_000,
+        strategies: [{ name: "noop", apply: (view) => (seen.push("noop"), { view, applied: false }) }, "truncate"],
+      });
+      await addAll(manager, Array.from({ length: 6 }, (_, index) => turn(index, 2_000)).flat());
+      await manager.getMessagesForRequest();
+      expect(seen).toEqual(["noop"]);
+      const post = events.find((recorded) => recorded.event === "context:post_compact")?.payload as ContextEventMap["context:post_compact"];
+      expect(post.steps.map((step) => step.strategy)).toEqual(["noop", "truncate"]);
+    });
+
+    it("should fall back to truncation when the configured strategies cannot fit the budget", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 2_000, strategies: [] });
+      await addAll(manager, Array.from({ length: 6 }, (_, index) => turn(index, 2_000)).flat());
+      await manager.getMessagesForRequest();
+      expect((await manager.usage())!.tokens).toBeLessThanOrEqual(2_000);
+    });
+  });
+
+  describe("repairs", () => {
+    it("should answer a dangling call with a synthetic result and announce it once", async () => {
+      const { manager, count } = managerWithEvents();
+      await addAll(manager, [user("go"), callTools("lost"), user("still there?")]);
+      const first = await manager.getMessagesForRequest();
+      await manager.getMessagesForRequest();
+      expect(checkToolPairs(first)).toEqual([]);
+      expect(first[2]).toMatchObject({ role: "tool", tool_call_id: "lost", metadata: { ctxkit: { source: "repair" } } });
+      expect(count("context:repair")).toBe(1);
+      expect(await manager.getMessages()).toHaveLength(3);
+    });
+
+    it("should replace the synthetic result once the real result arrives", async () => {
+      const { manager } = managerWithEvents();
+      await addAll(manager, [user("go"), callTools("c1")]);
+      await manager.getMessagesForRequest();
+      await manager.addMessage(result("c1", "real"));
+      expect(await manager.getMessagesForRequest()).toEqual([user("go"), callTools("c1"), result("c1", "real")]);
+    });
+
+    it("should leave an orphan result out of the view", async () => {
+      const { manager, events } = managerWithEvents();
+      await addAll(manager, [user("go"), result("ghost", "?"), assistant("hm")]);
+      expect(await manager.getMessagesForRequest()).toEqual([user("go"), assistant("hm")]);
+      expect(events.find((recorded) => recorded.event === "context:repair")?.payload).toEqual({ kind: "orphan_result", toolCallIds: ["ghost"] });
+    });
+  });
+
+  describe("concurrency", () => {
+    it("should land 50 concurrent adds in call order", async () => {
+      const { manager } = managerWithEvents();
+      const given = Array.from({ length: 50 }, (_, index) => user(`m${index}`));
+      await Promise.all(given.map((message) => manager.addMessage(message)));
+      expect(await manager.getMessages()).toEqual(given);
+    });
+
+    it("should build a view from one consistent state while adds are in flight", async () => {
+      const { manager } = managerWithEvents();
+      const adds = turn(1).map((message) => manager.addMessage(message));
+      const view = manager.getMessagesForRequest();
+      const later = manager.addMessage(user("after"));
+      await Promise.all([...adds, later]);
+      expect(await view).toEqual(turn(1));
+    });
+
+    it("should keep working after a failed operation", async () => {
+      const { manager } = managerWithEvents();
+      await manager.addMessage({ role: "nobody" } as unknown as Message).catch(() => undefined);
+      await manager.addMessage(user("fine"));
+      expect(await manager.getMessages()).toEqual([user("fine")]);
+    });
+  });
+
+  describe("capabilities", () => {
+    it("should compact on demand and keep the decision for later views", async () => {
+      const { manager, count } = managerWithEvents({ maxTokens: 100_000 });
+      await addAll(manager, Array.from({ length: 10 }, (_, index) => turn(index, 2_000)).flat());
+      const outcome = await manager.compact({ tokenBudget: 8_000 });
+      expect(outcome.compacted).toBe(true);
+      expect(outcome.tokensAfter).toBeLessThan(outcome.tokensBefore);
+      const view = await manager.getMessagesForRequest({ tokenBudget: 8_000 });
+      expect((await manager.usage())!.tokens).toBe(outcome.tokensAfter);
+      expect(view.some((message) => message.metadata?.["ctxkitEdit"] !== undefined)).toBe(true);
+      expect(count("context:post_compact")).toBe(1);
+    });
+
+    it("should return a smaller view after an overflow error", async () => {
+      const { manager } = managerWithEvents({ maxTokens: 50_000 });
+      await addAll(manager, Array.from({ length: 10 }, (_, index) => turn(index, 4_000)).flat());
+      await manager.getMessagesForRequest();
+      const before = (await manager.usage())!.tokens;
+      const smaller = await manager.recoverOverflow(new Error("context_length_exceeded"));
+      expect(checkToolPairs(smaller)).toEqual([]);
+      expect((await manager.usage())!.tokens).toBeLessThan(before);
+    });
+
+    it("should report the last view's usage", async () => {
+      const manager = createSimpleContext({ maxTokens: 9_000 });
+      expect(await manager.usage()).toBeUndefined();
+      await addAll(manager, turn(1, 10));
+      await manager.getMessagesForRequest();
+      expect(await manager.usage()).toMatchObject({ budget: 9_000, messageCount: 4, compacted: false, counter: "tiktoken:o200k_base" });
+    });
+  });
+});

@@ -1,0 +1,107 @@
+// @ctxkit/core: the protocol every ctxkit module speaks, and the mechanisms they share.
+
+export {
+  ContextError,
+  ContextValidationError,
+  ContextBudgetError,
+  ContextConfigError,
+  ModuleLoadError,
+  MountPointError,
+  type ContextErrorCode,
+  type ErrorIssue,
+} from "./errors.js";
+
+export type {
+  Role,
+  Message,
+  SystemMessage,
+  DeveloperMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  ToolCall,
+  ContentPart,
+  TextPart,
+  ImageUrlPart,
+  OtherContentPart,
+  MessageMetadata,
+  CtxkitMetadata,
+} from "./messages/message.js";
+export { isPinned, hasToolCalls, isInstruction, isSynthetic } from "./messages/message.js";
+export { messageSchema, toolCallSchema, contentPartSchema, messageMetadataSchema } from "./messages/message-schema.js";
+export { parseMessage, parseMessages } from "./messages/parse-message.js";
+export { deepFreeze } from "./messages/deep-freeze.js";
+
+export type {
+  ContextManager,
+  RequestOptions,
+  Provider,
+  ProviderInfo,
+  CompactCapability,
+  CompactResult,
+  OverflowRecoveryCapability,
+  UsageCapability,
+  ContextUsage,
+} from "./protocol.js";
+export { isContextManager, canCompact, canRecoverOverflow, canReportUsage } from "./protocol.js";
+
+export { CONTEXT_EVENTS, type ContextEventMap, type ContextEventName, type ContextEventListener } from "./events.js";
+
+export type { TokenCounter } from "./tokens/token-counter.js";
+export { tiktokenCounter, type TiktokenEncoding } from "./tokens/tiktoken-counter.js";
+export { estimateCounter } from "./tokens/estimate-counter.js";
+export { resolveTokenCounter, type TokenizerOption } from "./tokens/resolve-token-counter.js";
+export {
+  countMessageTokens,
+  countContentTokens,
+  MESSAGE_OVERHEAD_TOKENS,
+  IMAGE_TOKENS,
+} from "./tokens/count-message-tokens.js";
+
+export { resolveBudget, DEFAULT_SAFETY_MARGIN, type BudgetOptions } from "./budget/resolve-budget.js";
+
+export type { ToolUnit, ToolPairViolation, ToolPairViolationKind, ToolPairRepair } from "./units/tool-unit.js";
+export { findToolUnits } from "./units/find-tool-units.js";
+export { checkToolPairs } from "./units/check-tool-pairs.js";
+export { repairToolPairs, type RepairResult } from "./units/repair-tool-pairs.js";
+
+export type {
+  Strategy,
+  StrategyContext,
+  StrategyResult,
+  StrategyStateStore,
+  ViewDraft,
+  ViewEntry,
+  EntrySource,
+  PipelineStep,
+  PipelineResult,
+} from "./pipeline/strategy.js";
+export { createViewDraft, isProtectedEntry } from "./pipeline/view-draft.js";
+export { runPipeline, type RunPipelineOptions } from "./pipeline/run-pipeline.js";
+export { CircuitBreaker, type CircuitBreakerOptions } from "./pipeline/circuit-breaker.js";
+export { createMemoryStateStore } from "./pipeline/memory-state-store.js";
+
+export { clearToolResults, type ClearToolResultsOptions } from "./strategies/clear-tool-results.js";
+export { trimLongText, type TrimLongTextOptions } from "./strategies/trim-long-text.js";
+export { truncate, type TruncateOptions } from "./strategies/truncate.js";
+export {
+  BUILT_IN_STRATEGIES,
+  createBuiltInStrategy,
+  isBuiltInStrategyName,
+  type BuiltInStrategyName,
+} from "./strategies/built-in-strategies.js";
+
+export {
+  createCoordinator,
+  MOUNT_POINTS,
+  type Coordinator,
+  type CoordinatorOptions,
+  type HandlerErrorSource,
+  type MountPoint,
+  type HookRegistry,
+  type HookHandler,
+} from "./coordinator/create-coordinator.js";
+export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
+export { loadModule } from "./modules/load-module.js";
+export { parseConfig } from "./modules/parse-config.js";
+export { mountPlanSchema, mountPlan, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { ContextError, ContextValidationError } from "../errors.js";
+import { parseMessage, parseMessages } from "./parse-message.js";
+
+function rejectionOf(input: unknown): ContextValidationError {
+  try {
+    parseMessage(input);
+  } catch (error) {
+    if (error instanceof ContextValidationError) return error;
+    throw error;
+  }
+  throw new Error("expected parseMessage to reject");
+}
+
+describe("parseMessage", () => {
+  describe("valid messages", () => {
+    it("should accept every role in the wire format", () => {
+      const messages = [
+        { role: "system", content: "You are terse." },
+        { role: "developer", content: "Prefer tools." },
+        { role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: "data:," } }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "c1", content: "a.txt" },
+      ];
+      expect(parseMessages(messages)).toEqual(messages);
+    });
+
+    it("should keep unknown content parts and unknown keys as they are", () => {
+      const input = {
+        role: "user",
+        content: [{ type: "input_audio", input_audio: { data: "AAA", format: "wav" } }],
+        reasoning_content: "kept",
+      };
+      expect(parseMessage(input)).toEqual(input);
+    });
+  });
+
+  describe("immutability", () => {
+    it("should return a deep-frozen copy and leave the caller's object untouched", () => {
+      const input = { role: "user" as const, content: [{ type: "text" as const, text: "hi" }], metadata: { tags: ["a"] } };
+      const stored = parseMessage(input);
+      expect(stored).not.toBe(input);
+      expect(Object.isFrozen(stored)).toBe(true);
+      expect(Object.isFrozen((stored.metadata as { tags: string[] }).tags)).toBe(true);
+      expect(Object.isFrozen(input)).toBe(false);
+      input.metadata.tags.push("b");
+      expect(stored.metadata).toEqual({ tags: ["a"] });
+    });
+  });
+
+  describe("invalid messages", () => {
+    it("should name the field and the reason for a missing tool_call_id", () => {
+      const error = rejectionOf({ role: "tool", content: "x" });
+      expect(error).toBeInstanceOf(ContextError);
+      expect(error.code).toBe("CONTEXT_VALIDATION");
+      expect(error.issues.map((issue) => issue.path)).toContain("tool_call_id");
+    });
+
+    it("should reject an unknown role", () => {
+      expect(rejectionOf({ role: "robot", content: "x" }).issues[0]?.path).toBe("role");
+    });
+
+    it("should reject null content without tool calls", () => {
+      expect(rejectionOf({ role: "assistant", content: null }).message).toContain("content");
+    });
+
+    it("should reject a tool call id repeated within one message", () => {
+      const call = { id: "same", type: "function", function: { name: "f", arguments: "{}" } };
+      const error = rejectionOf({ role: "assistant", content: null, tool_calls: [call, call] });
+      expect(error.issues[0]?.path).toBe("tool_calls.1.id");
+    });
+
+    it("should reject tool call arguments that are not a string", () => {
+      const error = rejectionOf({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: { a: 1 } } }],
+      });
+      expect(error.issues[0]?.path).toBe("tool_calls.0.function.arguments");
+    });
+
+    it("should reject values that are not plain data", () => {
+      expect(rejectionOf({ role: "user", content: "x", metadata: { callback: () => 1 } }).message).toContain("plain data");
+    });
+
+    it("should name the index of the bad message in a history", () => {
+      expect(() => parseMessages([{ role: "user", content: "ok" }, { role: "user" }])).toThrow(/index 1/);
+    });
+  });
+});

@@ -1,0 +1,16 @@
+// parseConfig: validates a module's config and rejects every bad key and value in one error.
+import type { z } from "zod";
+import { ContextConfigError } from "../errors.js";
+import { toConfigIssues } from "./config-issues.js";
+
+/**
+ * Parses `input` with `schema` and returns the parsed config (defaults applied).
+ * Throws one `ContextConfigError` naming `module` and listing each unknown key and each bad value.
+ */
+export function parseConfig<Schema extends z.ZodType>(module: string, schema: Schema, input: unknown): z.output<Schema> {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    throw new ContextConfigError(module, toConfigIssues(result.error.issues));
+  }
+  return result.data;
+}

@@ -1,0 +1,72 @@
+// The strategy pipeline: runs strategies in order until the view is at or below the target.
+import type { CircuitBreaker } from "./circuit-breaker.js";
+import type { PipelineResult, PipelineStep, Strategy, StrategyContext, StrategyResult, ViewDraft } from "./strategy.js";
+
+export interface RunPipelineOptions {
+  /** Shared across runs so consecutive failures add up; without one, every failure counts as the first. */
+  breaker?: CircuitBreaker;
+}
+
+/**
+ * A strategy that throws, rejects, returns no draft, or grows the view is skipped for this run:
+ * nothing from it reaches the view, the error goes to `context:strategy_error`, and the breaker counts
+ * it. An aborted `context.signal` is not a strategy failure: the signal's reason is thrown.
+ */
+export async function runPipeline(
+  view: ViewDraft,
+  strategies: readonly Strategy[],
+  context: StrategyContext,
+  options: RunPipelineOptions = {},
+): Promise<PipelineResult> {
+  const { breaker } = options;
+  breaker?.tick();
+  context.signal.throwIfAborted();
+  const steps: PipelineStep[] = [];
+  let current = view;
+  for (const strategy of strategies) {
+    if (current.tokens <= context.target) break;
+    const tokensBefore = current.tokens;
+    if (breaker !== undefined && !breaker.shouldRun(strategy.name)) {
+      steps.push({ strategy: strategy.name, applied: false, tokensBefore, tokensAfter: tokensBefore, durationMs: 0, skipped: "circuit_open" });
+      continue;
+    }
+    const startedAt = performance.now();
+    let result: StrategyResult;
+    try {
+      result = checkResult(strategy, current, await strategy.apply(current, context));
+    } catch (error) {
+      context.signal.throwIfAborted();
+      const consecutiveFailures = breaker?.recordFailure(strategy.name) ?? 1;
+      context.emit("context:strategy_error", { strategy: strategy.name, error, consecutiveFailures });
+      const durationMs = performance.now() - startedAt;
+      steps.push({ strategy: strategy.name, applied: false, tokensBefore, tokensAfter: tokensBefore, durationMs, skipped: "error" });
+      continue;
+    }
+    // A strategy may finish its work after the caller gave up; its result must not be used then.
+    context.signal.throwIfAborted();
+    breaker?.recordSuccess(strategy.name);
+    current = result.view;
+    steps.push({
+      strategy: strategy.name,
+      applied: result.applied,
+      tokensBefore,
+      tokensAfter: current.tokens,
+      durationMs: performance.now() - startedAt,
+    });
+  }
+  return { view: current, steps };
+}
+
+// Strategies are trusted to keep units whole, but two cheap checks catch the worst bugs: a missing
+// draft, and a draft larger than its input. A strategy exists to shrink the view; one that grows it
+// would push a view that was merely large past the budget, so its result is discarded like an error.
+function checkResult(strategy: Strategy, input: ViewDraft, result: StrategyResult | undefined): StrategyResult {
+  const tokens: unknown = result?.view?.tokens;
+  if (typeof tokens !== "number" || !Number.isFinite(tokens)) {
+    throw new TypeError(`Strategy "${strategy.name}" did not return a view draft.`);
+  }
+  if (tokens > input.tokens) {
+    throw new RangeError(`Strategy "${strategy.name}" grew the view from ${input.tokens} to ${tokens} tokens; a strategy may only shrink it.`);
+  }
+  return result as StrategyResult;
+}

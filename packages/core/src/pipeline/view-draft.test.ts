@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import {
+  assistantMessage,
+  countTestMessage,
+  createTestView,
+  developerMessage,
+  pinnedMessage,
+  systemMessage,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from "../../test/strategy-context.js";
+import type { Message } from "../messages/message.js";
+import type { ViewEntry } from "./strategy.js";
+import { canDropUnit, createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "./view-draft.js";
+
+function entriesOf(messages: Message[]): ViewEntry[] {
+  return messages.map((message, index) => ({ message, tokens: 10 + index, source: { kind: "history", index } }));
+}
+
+describe("createViewDraft", () => {
+  describe("figures", () => {
+    it("should sum the entries' tokens and find units over their messages", () => {
+      const view = createViewDraft(entriesOf([userMessage("hi"), toolCallMessage("a"), toolResultMessage("a", "ok"), assistantMessage("done")]));
+      expect(view.tokens).toBe(10 + 11 + 12 + 13);
+      expect(view.units).toEqual([
+        { start: 0, end: 1, kind: "single" },
+        { start: 1, end: 3, kind: "tool" },
+        { start: 3, end: 4, kind: "single" },
+      ]);
+    });
+
+    it("should start the current turn at the latest user message", () => {
+      const view = createViewDraft(entriesOf([userMessage("one"), assistantMessage("a"), userMessage("two"), assistantMessage("b")]));
+      expect(view.latestUserIndex).toBe(2);
+      expect(view.currentTurnStart).toBe(2);
+    });
+
+    it("should start the current turn at the last unit when there is no user message", () => {
+      const view = createViewDraft(entriesOf([systemMessage("s"), toolCallMessage("a", "b"), toolResultMessage("a", "1"), toolResultMessage("b", "2")]));
+      expect(view.latestUserIndex).toBe(-1);
+      expect(view.currentTurnStart).toBe(1);
+    });
+
+    it("should describe an empty draft", () => {
+      expect(createViewDraft([])).toEqual({ entries: [], tokens: 0, units: [], latestUserIndex: -1, currentTurnStart: 0 });
+    });
+  });
+
+  describe("immutability", () => {
+    it("should freeze the draft, its entries and units without freezing the caller's entries", () => {
+      const entries = entriesOf([userMessage("hi")]);
+      const view = createViewDraft(entries);
+      expect(Object.isFrozen(view) && Object.isFrozen(view.entries) && Object.isFrozen(view.entries[0])).toBe(true);
+      expect(Object.isFrozen(view.units[0])).toBe(true);
+      expect(Object.isFrozen(entries)).toBe(false);
+      expect(Object.isFrozen(entries[0])).toBe(false);
+    });
+  });
+});
+
+describe("isProtectedEntry", () => {
+  const view = createTestView([
+    systemMessage("rules"),
+    developerMessage("more rules"),
+    userMessage("first task"),
+    pinnedMessage(assistantMessage("remember this")),
+    assistantMessage("older answer"),
+    userMessage("latest task"),
+    toolCallMessage("a"),
+    toolResultMessage("a", "output"),
+  ]);
+  const protectionAt = (index: number, protectFirst = 0) => isProtectedEntry(view, index, protectFirst);
+
+  describe("instructions and pinned messages", () => {
+    it("should never let system, developer or pinned messages be dropped or altered", () => {
+      for (const index of [0, 1, 3]) expect(protectionAt(index)).toEqual({ canDrop: false, canAlter: false });
+    });
+  });
+
+  describe("the current turn", () => {
+    it("should keep the latest user message from being dropped or altered", () => {
+      expect(protectionAt(5)).toEqual({ canDrop: false, canAlter: false });
+    });
+
+    it("should let what follows the latest user message be altered but not dropped", () => {
+      expect(protectionAt(6)).toEqual({ canDrop: false, canAlter: true });
+      expect(protectionAt(7)).toEqual({ canDrop: false, canAlter: true });
+    });
+  });
+
+  describe("older messages", () => {
+    it("should let ordinary older messages be dropped and altered", () => {
+      expect(protectionAt(2)).toEqual({ canDrop: true, canAlter: true });
+      expect(protectionAt(4)).toEqual({ canDrop: true, canAlter: true });
+    });
+  });
+
+  describe("protectFirst", () => {
+    it("should keep history messages below protectFirst from being dropped, while they may be altered", () => {
+      expect(protectionAt(2, 3)).toEqual({ canDrop: false, canAlter: true });
+      expect(protectionAt(4, 3)).toEqual({ canDrop: true, canAlter: true });
+    });
+
+    it("should compare history indices, not view positions", () => {
+      const shifted = createTestView([userMessage("old"), userMessage("new")], [
+        { kind: "history", index: 7 },
+        { kind: "history", index: 8 },
+      ]);
+      expect(isProtectedEntry(shifted, 0, 7).canDrop).toBe(true);
+      expect(isProtectedEntry(shifted, 0, 8).canDrop).toBe(false);
+    });
+  });
+
+  describe("out of range", () => {
+    it("should throw for an index outside the view", () => {
+      expect(() => protectionAt(8)).toThrow(RangeError);
+    });
+  });
+
+  describe("canDropUnit", () => {
+    it("should allow a unit to be dropped only when every entry in it may be", () => {
+      const pinnedResult = createTestView([
+        userMessage("task"),
+        toolCallMessage("a"),
+        pinnedMessage(toolResultMessage("a", "keep")),
+        toolCallMessage("b"),
+        toolResultMessage("b", "drop"),
+        userMessage("latest"),
+      ]);
+      expect(canDropUnit(pinnedResult, pinnedResult.units[1]!, 0)).toBe(false);
+      expect(canDropUnit(pinnedResult, pinnedResult.units[2]!, 0)).toBe(true);
+    });
+  });
+});
+
+describe("replaceEntryMessage", () => {
+  const entry: ViewEntry = Object.freeze({
+    message: toolResultMessage("a", "a long output"),
+    tokens: 500,
+    source: Object.freeze({ kind: "history", index: 4 }),
+  });
+
+  it("should keep the source, count the new message and mark it as edited, not synthetic", () => {
+    const replaced = replaceEntryMessage(entry, { ...entry.message, content: "short" }, "clear-tool-results", countTestMessage);
+    expect(replaced.source).toBe(entry.source);
+    expect(replaced.tokens).toBe(countTestMessage(replaced.message));
+    expect(findContextEdit(replaced.message)).toEqual({ strategy: "clear-tool-results", originalTokens: 500 });
+    expect(replaced.message.metadata?.ctxkit).toBeUndefined();
+  });
+
+  it("should keep the first original token count across edits", () => {
+    const once = replaceEntryMessage(entry, { ...entry.message, content: "shorter" }, "trim-long-text", countTestMessage);
+    const twice = replaceEntryMessage(once, { ...once.message, content: "x" }, "clear-tool-results", countTestMessage);
+    expect(findContextEdit(twice.message)).toEqual({ strategy: "clear-tool-results", originalTokens: 500 });
+  });
+
+  it("should deep-freeze the new message without freezing objects the caller owns", () => {
+    const callerParts = [{ type: "text", text: "part" }];
+    const replaced = replaceEntryMessage(entry, { ...entry.message, content: callerParts }, "trim-long-text", countTestMessage);
+    expect(Object.isFrozen(replaced.message) && Object.isFrozen(replaced.message.content)).toBe(true);
+    expect(Object.isFrozen(callerParts)).toBe(false);
+    expect(Object.isFrozen(callerParts[0])).toBe(false);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import {
+  createTestContext,
+  createTestView,
+  pinnedMessage,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from "../../test/strategy-context.js";
+import { ContextConfigError } from "../errors.js";
+import { isSynthetic, type Message } from "../messages/message.js";
+import type { ViewDraft } from "../pipeline/strategy.js";
+import { clearToolResults } from "./clear-tool-results.js";
+
+const BIG_OUTPUT = "line of build output\n".repeat(50);
+
+/** A task, `count` tool units with big outputs, and a closing user message. */
+function toolHistory(count: number, options: { latestUserLast?: boolean } = {}): Message[] {
+  const units = Array.from({ length: count }, (_, index) => [toolCallMessage(`call_${index}`), toolResultMessage(`call_${index}`, BIG_OUTPUT)]);
+  return options.latestUserLast === false ? [userMessage("task"), ...units.flat()] : [userMessage("task"), ...units.flat(), userMessage("thanks")];
+}
+
+function clearedIndices(view: ViewDraft): number[] {
+  return view.entries.flatMap((entry, index) => (entry.message.metadata?.["ctxkitEdit"] === undefined ? [] : [index]));
+}
+
+describe("clearToolResults", () => {
+  describe("keepRecent", () => {
+    it("should keep the 5 most recent results by default and clear the older ones, oldest first", async () => {
+      const view = createTestView(toolHistory(7));
+      const result = await clearToolResults().apply(view, createTestContext());
+      expect(result.applied).toBe(true);
+      expect(clearedIndices(result.view)).toEqual([2, 4]);
+    });
+
+    it("should keep as many recent results as asked", async () => {
+      const result = await clearToolResults({ keepRecent: 2 }).apply(createTestView(toolHistory(4)), createTestContext());
+      expect(clearedIndices(result.view)).toEqual([2, 4]);
+    });
+
+    it("should clear every eligible result with keepRecent: 0, including the current turn's (regression: 0 meant 'protect all' elsewhere)", async () => {
+      const result = await clearToolResults({ keepRecent: 0 }).apply(createTestView(toolHistory(3, { latestUserLast: false })), createTestContext());
+      expect(clearedIndices(result.view)).toEqual([2, 4, 6]);
+    });
+
+    it("should reject a negative or fractional keepRecent", () => {
+      expect(() => clearToolResults({ keepRecent: -1 })).toThrow(ContextConfigError);
+      expect(() => clearToolResults({ keepRecent: 1.5 })).toThrow(ContextConfigError);
+    });
+  });
+
+  describe("placeholder", () => {
+    it("should say how many tokens the result had, keep the id and name, and mark the edit", async () => {
+      const view = createTestView(toolHistory(1));
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      const cleared = result.view.entries[2]!;
+      expect(cleared.message).toEqual({
+        role: "tool",
+        tool_call_id: "call_0",
+        name: "bash",
+        content: `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens]`,
+        metadata: { ctxkitEdit: { strategy: "clear-tool-results", originalTokens: view.entries[2]!.tokens } },
+      });
+      expect(isSynthetic(cleared.message)).toBe(false);
+      expect(cleared.source).toEqual({ kind: "history", index: 2 });
+      expect(Object.isFrozen(cleared.message)).toBe(true);
+    });
+
+    it("should use a given text or function", async () => {
+      const view = createTestView(toolHistory(2));
+      const fixed = await clearToolResults({ keepRecent: 0, placeholder: "[gone]" }).apply(view, createTestContext());
+      const computed = await clearToolResults({ keepRecent: 0, placeholder: (tokens) => `[${tokens}]` }).apply(view, createTestContext());
+      expect(fixed.view.entries[2]!.message.content).toBe("[gone]");
+      expect(computed.view.entries[2]!.message.content).toBe(`[${view.entries[2]!.tokens}]`);
+    });
+
+    it("should leave results the placeholder would not shorten", async () => {
+      const view = createTestView([userMessage("task"), toolCallMessage("a"), toolResultMessage("a", "ok"), userMessage("next")]);
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      expect(result).toEqual({ view, applied: false });
+      expect(result.view).toBe(view);
+    });
+  });
+
+  describe("idempotence", () => {
+    it("should return the same draft, not applied, when every eligible result is already cleared", async () => {
+      const strategy = clearToolResults({ keepRecent: 0 });
+      const once = await strategy.apply(createTestView(toolHistory(2)), createTestContext());
+      const twice = await strategy.apply(once.view, createTestContext());
+      expect(twice.applied).toBe(false);
+      expect(twice.view).toBe(once.view);
+    });
+  });
+
+  describe("target", () => {
+    it("should stop clearing as soon as the view is at or below the target", async () => {
+      const view = createTestView(toolHistory(4));
+      const target = view.tokens - 1;
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext({ target }));
+      expect(clearedIndices(result.view)).toEqual([2]);
+      expect(result.view.tokens).toBeLessThanOrEqual(target);
+    });
+  });
+
+  describe("protections", () => {
+    it("should never clear a pinned result", async () => {
+      const history = toolHistory(2);
+      history[2] = pinnedMessage(history[2]!);
+      const result = await clearToolResults({ keepRecent: 0 }).apply(createTestView(history), createTestContext());
+      expect(clearedIndices(result.view)).toEqual([4]);
+      expect(result.view.entries[2]!.message).toEqual(history[2]);
+    });
+
+    it("should leave the input draft as it was", async () => {
+      const view = createTestView(toolHistory(3));
+      const before = structuredClone(view.entries);
+      await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      expect(view.entries).toEqual(before);
+    });
+  });
+});

@@ -1,0 +1,55 @@
+// clear-tool-results: replaces older tool results with a short placeholder, keeping units and ids intact.
+import { ContextConfigError } from "../errors.js";
+import type { ToolMessage } from "../messages/message.js";
+import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+
+const NAME = "clear-tool-results";
+
+export interface ClearToolResultsOptions {
+  /** How many of the most recent tool results stay untouched. `0` clears every eligible result. Default 5. */
+  keepRecent?: number;
+  /** The text that replaces a result, or a function of the result's original tokens. */
+  placeholder?: string | ((originalTokens: number) => string);
+}
+
+function defaultPlaceholder(originalTokens: number): string {
+  return `[tool result cleared to save context: ${originalTokens} tokens]`;
+}
+
+export function clearToolResults(options: ClearToolResultsOptions = {}): Strategy {
+  const { keepRecent = 5, placeholder = defaultPlaceholder } = options;
+  if (!Number.isInteger(keepRecent) || keepRecent < 0) {
+    throw new ContextConfigError(NAME, [{ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` }]);
+  }
+  const placeholderFor = typeof placeholder === "string" ? () => placeholder : placeholder;
+
+  return {
+    name: NAME,
+    apply(view: ViewDraft, context: StrategyContext): StrategyResult {
+      const toolIndices: number[] = [];
+      view.entries.forEach((entry, index) => {
+        if (entry.message.role === "tool") toolIndices.push(index);
+      });
+      // `slice(0, -0)` would be empty, which is how a "0 protects everything" bug happens elsewhere.
+      const clearable = toolIndices.slice(0, Math.max(0, toolIndices.length - keepRecent));
+      let entries: ViewEntry[] | undefined;
+      let tokens = view.tokens;
+      // Oldest first: the results furthest back matter least to the model's next step.
+      for (const index of clearable) {
+        if (tokens <= context.target) break;
+        const entry = view.entries[index]!;
+        const message = entry.message as ToolMessage;
+        if (findContextEdit(message)?.strategy === NAME) continue;
+        if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
+        const originalTokens = findContextEdit(message)?.originalTokens ?? entry.tokens;
+        const cleared = replaceEntryMessage(entry, { ...message, content: placeholderFor(originalTokens) }, NAME, context.countMessage);
+        if (cleared.tokens >= entry.tokens) continue;
+        entries ??= [...view.entries];
+        entries[index] = cleared;
+        tokens += cleared.tokens - entry.tokens;
+      }
+      return entries === undefined ? { view, applied: false } : { view: createViewDraft(entries), applied: true };
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// trim-long-text: shortens any text over a limit to a head, a marker and a tail, never splitting a character.
+import { ContextConfigError, type ErrorIssue } from "../errors.js";
+import type { ContentPart, Message, TextPart } from "../messages/message.js";
+import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+
+const NAME = "trim-long-text";
+
+/** Lengths are in UTF-16 code units (`String.length`), so the check costs nothing on untouched text. */
+export interface TrimLongTextOptions {
+  /** Texts longer than this are trimmed. Default 20 000. */
+  maxChars?: number;
+  /** Kept from the start of a trimmed text. Default 40% of `maxChars`. */
+  headChars?: number;
+  /** Kept from the end of a trimmed text. Default 20% of `maxChars`. */
+  tailChars?: number;
+}
+
+export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
+  const { maxChars = 20_000 } = options;
+  // The head usually holds the command and the first output, the tail the result or the error.
+  // Keeping 60% leaves a trimmed text well under the limit, so one trim is enough.
+  const { headChars = Math.floor(maxChars * 0.4), tailChars = Math.floor(maxChars * 0.2) } = options;
+  checkOptions(maxChars, headChars, tailChars);
+
+  const trimContent = (content: Message["content"]): Message["content"] | undefined => {
+    if (typeof content === "string") return content.length > maxChars ? trimText(content, headChars, tailChars) : undefined;
+    if (content === null || !content.some((part) => isLongTextPart(part, maxChars))) return undefined;
+    return content.map((part) =>
+      isLongTextPart(part, maxChars) ? { ...part, text: trimText(part.text, headChars, tailChars) } : part,
+    );
+  };
+
+  return {
+    name: NAME,
+    apply(view: ViewDraft, context: StrategyContext): StrategyResult {
+      let entries: ViewEntry[] | undefined;
+      let tokens = view.tokens;
+      // Oldest first, not longest first: the next step most likely depends on recent outputs, and
+      // longest first would trim the huge output the agent just asked for before an old, merely long one.
+      for (const [index, entry] of view.entries.entries()) {
+        if (tokens <= context.target) break;
+        if (findContextEdit(entry.message)?.strategy === NAME) continue;
+        if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
+        const content = trimContent(entry.message.content);
+        if (content === undefined) continue;
+        const trimmed = replaceEntryMessage(entry, { ...entry.message, content } as Message, NAME, context.countMessage);
+        if (trimmed.tokens >= entry.tokens) continue;
+        entries ??= [...view.entries];
+        entries[index] = trimmed;
+        tokens += trimmed.tokens - entry.tokens;
+      }
+      return entries === undefined ? { view, applied: false } : { view: createViewDraft(entries), applied: true };
+    },
+  };
+}
+
+function isLongTextPart(part: ContentPart, maxChars: number): part is TextPart {
+  return part.type === "text" && typeof part.text === "string" && part.text.length > maxChars;
+}
+
+function checkOptions(maxChars: number, headChars: number, tailChars: number): void {
+  const issues: ErrorIssue[] = [];
+  const isCount = (value: number, minimum: number) => Number.isInteger(value) && value >= minimum;
+  if (!isCount(maxChars, 1)) issues.push({ path: "maxChars", message: `must be a positive integer, got ${maxChars}` });
+  if (!isCount(headChars, 0)) issues.push({ path: "headChars", message: `must be a non-negative integer, got ${headChars}` });
+  if (!isCount(tailChars, 0)) issues.push({ path: "tailChars", message: `must be a non-negative integer, got ${tailChars}` });
+  if (issues.length === 0 && headChars + tailChars >= maxChars) {
+    issues.push({ path: "headChars", message: `headChars + tailChars (${headChars + tailChars}) must be below maxChars (${maxChars})` });
+  }
+  if (issues.length > 0) throw new ContextConfigError(NAME, issues);
+}
+
+const MARKER = (removed: number) => `\n[… ${removed} characters trimmed …]\n`;
+
+/** `text` cut to at most `headChars` + marker + at most `tailChars`, both cuts on character boundaries. */
+export function trimText(text: string, headChars: number, tailChars: number): string {
+  const headEnd = findBoundary(text, headChars, "before");
+  const tailStart = findBoundary(text, text.length - tailChars, "after");
+  if (tailStart <= headEnd) return text;
+  return text.slice(0, headEnd) + MARKER(countCodePoints(text, headEnd, tailStart)) + text.slice(tailStart);
+}
+
+const segmenter = typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : undefined;
+/** Graphemes are segmented only in a small window around a cut, so trimming stays linear. */
+const WINDOW = 32;
+
+/**
+ * The nearest grapheme boundary at or before (or after) `index`, so a cut never separates a base
+ * character from its combining marks or splits an emoji sequence. When no boundary is found in the
+ * window (a very long cluster), it falls back to a code point boundary: never inside a surrogate pair.
+ */
+function findBoundary(text: string, index: number, direction: "before" | "after"): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  const isInsidePair = isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index));
+  const fallback = isInsidePair ? index + (direction === "before" ? -1 : 1) : index;
+  if (segmenter === undefined) return fallback;
+  const start = Math.max(0, index - WINDOW);
+  const end = Math.min(text.length, index + WINDOW);
+  let found: number | undefined;
+  // The window's edges are not real boundaries (unless they are the text's), so they are never chosen.
+  for (const segment of segmenter.segment(text.slice(start, end))) {
+    const boundary = start + segment.index;
+    if (boundary === start && start > 0) continue;
+    if (direction === "before" && boundary <= index) found = boundary;
+    if (direction === "after" && boundary >= index) return boundary;
+  }
+  if (direction === "after") return end === text.length ? end : fallback;
+  return found ?? fallback;
+}
+
+function countCodePoints(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let index = start; index < end; index += 1) {
+    if (!(isLowSurrogate(text.charCodeAt(index)) && index > start && isHighSurrogate(text.charCodeAt(index - 1)))) count += 1;
+  }
+  return count;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import {
+  assistantMessage,
+  createTestContext,
+  createTestView,
+  developerMessage,
+  historyIndices,
+  pinnedMessage,
+  systemMessage,
+  toolCallMessage,
+  toolResultMessage,
+  userMessage,
+} from "../../test/strategy-context.js";
+import { ContextConfigError } from "../errors.js";
+import type { Message } from "../messages/message.js";
+import { truncate } from "./truncate.js";
+
+const conversation: Message[] = [
+  systemMessage("rules"),
+  userMessage("first task"),
+  toolCallMessage("a", "b"),
+  toolResultMessage("a", "output a"),
+  toolResultMessage("b", "output b"),
+  assistantMessage("first answer"),
+  userMessage("latest task"),
+  toolCallMessage("c"),
+  toolResultMessage("c", "output c"),
+];
+
+describe("truncate", () => {
+  describe("dropping", () => {
+    it("should drop the oldest droppable units, whole, until at or below the target", async () => {
+      const view = createTestView(conversation);
+      const target = view.tokens - view.entries[1]!.tokens - 1;
+      const result = await truncate().apply(view, createTestContext({ target }));
+      expect(historyIndices(result.view)).toEqual([0, 5, 6, 7, 8]);
+      expect(result.view.tokens).toBeLessThanOrEqual(target);
+      expect(result.applied).toBe(true);
+    });
+
+    it("should stop right after the target is reached", async () => {
+      const view = createTestView(conversation);
+      const result = await truncate().apply(view, createTestContext({ target: view.tokens - 1 }));
+      expect(historyIndices(result.view)).toEqual([0, 2, 3, 4, 5, 6, 7, 8]);
+    });
+
+    it("should return the same draft, not applied, when nothing may be dropped", async () => {
+      const view = createTestView([systemMessage("rules"), userMessage("task"), toolCallMessage("a"), toolResultMessage("a", "x")]);
+      const result = await truncate().apply(view, createTestContext());
+      expect(result).toEqual({ view, applied: false });
+      expect(result.view).toBe(view);
+    });
+  });
+
+  describe("protections", () => {
+    it("should keep system, developer and pinned messages and step over them to older-but-droppable units", async () => {
+      const view = createTestView([
+        userMessage("one"),
+        developerMessage("dev"),
+        pinnedMessage(assistantMessage("pinned")),
+        assistantMessage("two"),
+        userMessage("latest"),
+      ]);
+      const result = await truncate().apply(view, createTestContext());
+      expect(historyIndices(result.view)).toEqual([1, 2, 4]);
+    });
+
+    it("should never drop the current turn, even with no user message", async () => {
+      const view = createTestView([assistantMessage("old"), toolCallMessage("a"), toolResultMessage("a", "x")]);
+      const result = await truncate().apply(view, createTestContext());
+      expect(historyIndices(result.view)).toEqual([1, 2]);
+    });
+
+    it("should not drop a unit that holds a pinned result", async () => {
+      const view = createTestView([userMessage("task"), toolCallMessage("a"), pinnedMessage(toolResultMessage("a", "x")), userMessage("latest")]);
+      const result = await truncate().apply(view, createTestContext());
+      expect(historyIndices(result.view)).toEqual([1, 2, 3]);
+    });
+  });
+
+  describe("protectFirst", () => {
+    it("should keep the first context.protectFirst history messages", async () => {
+      const result = await truncate().apply(createTestView(conversation), createTestContext({ protectFirst: 2 }));
+      expect(historyIndices(result.view)).toEqual([0, 1, 6, 7, 8]);
+    });
+
+    it("should keep a unit whole when protectFirst ends inside it", async () => {
+      const result = await truncate().apply(createTestView(conversation), createTestContext({ protectFirst: 3 }));
+      expect(historyIndices(result.view)).toEqual([0, 1, 2, 3, 4, 6, 7, 8]);
+    });
+
+    it("should use the larger of its own protectFirst and the context's", async () => {
+      const result = await truncate({ protectFirst: 2 }).apply(createTestView(conversation), createTestContext({ protectFirst: 1 }));
+      expect(historyIndices(result.view)).toEqual([0, 1, 6, 7, 8]);
+    });
+
+    it("should reject a negative protectFirst", () => {
+      expect(() => truncate({ protectFirst: -1 })).toThrow(ContextConfigError);
+    });
+  });
+});

@@ -1,0 +1,86 @@
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { estimateCounter } from "./estimate-counter.js";
+
+const counter = estimateCounter();
+const exact = (text: string): number => countTokens(text, { disallowedSpecial: new Set<string>() });
+
+const samples = {
+  prose: "The quick brown fox jumps over the lazy dog. It was the best of times, it was the worst of times.",
+  code: 'export function add(a: number, b: number): number {\n  return a + b; // sum\n}\nconst x = add(1, 2);\n',
+  json: '{"id":"call_abc123","type":"function","function":{"name":"read_file","arguments":"{\\"path\\":\\"src/index.ts\\"}"}}',
+  chinese: "上下文管理器决定代理记住什么，并在每次调用模型之前把消息放进预算。",
+  japanese: "コンテキストマネージャーはエージェントの記憶を管理します。",
+  korean: "컨텍스트 관리자는 에이전트가 기억하는 것을 결정합니다.",
+  accented: "Ça va très bien, merci. Müller's Straße führt zur Café-Bar. Ñandú, señor.",
+  cyrillic: "Менеджер контекста решает, что помнит агент.",
+  emoji: "Shipped 🎉🚀 — thanks 👩‍💻👍🏽 see you 🇯🇵",
+  numbers: "Invoice 2024-11-21: 1,234.56 USD; ids 9876543210, 0x1F2E3D.",
+};
+const mixed = Object.values(samples).join("\n");
+
+describe("estimateCounter", () => {
+  describe("empty text", () => {
+    it("should count the empty string as 0", () => {
+      expect(counter.count("")).toBe(0);
+    });
+  });
+
+  describe("CJK", () => {
+    it("should count about one token per CJK character", () => {
+      expect(counter.count("你好世界")).toBe(4);
+      expect(counter.count("日本語のテキスト")).toBe(8);
+      expect(counter.count("中".repeat(1_000))).toBe(1_000);
+    });
+  });
+
+  describe("ASCII", () => {
+    it("should count about one token per four bytes", () => {
+      expect(counter.count("abcd".repeat(100))).toBe(100);
+      expect(counter.count("a")).toBe(1);
+      expect(counter.count("hello")).toBe(2);
+    });
+  });
+
+  describe("other scripts", () => {
+    it("should count two UTF-8 bytes of accented Latin, Cyrillic or emoji as one token", () => {
+      expect(counter.count("é")).toBe(1);
+      expect(counter.count("привет")).toBe(6);
+      expect(counter.count("😀😀")).toBe(4);
+    });
+  });
+
+  describe("against an exact count", () => {
+    it.each(Object.entries(samples))("should never fall below half the exact count on %s", (_, text) => {
+      expect(counter.count(text)).toBeGreaterThanOrEqual(exact(text) * 0.5);
+    });
+
+    it("should stay within a factor of two of the exact count on a mixed sample", () => {
+      const estimate = counter.count(mixed);
+      const reference = exact(mixed);
+      expect(estimate).toBeGreaterThanOrEqual(reference * 0.5);
+      expect(estimate).toBeLessThanOrEqual(reference * 2);
+    });
+  });
+
+  describe("load", () => {
+    afterEach(() => {
+      vi.doUnmock("js-tiktoken/ranks/o200k_base");
+      vi.doUnmock("js-tiktoken/lite");
+      vi.resetModules();
+    });
+
+    it("should need no tokenizer data", async () => {
+      vi.resetModules();
+      const refuse = () => {
+        throw new Error("estimateCounter must not load tokenizer data");
+      };
+      vi.doMock("js-tiktoken/ranks/o200k_base", refuse);
+      vi.doMock("js-tiktoken/lite", refuse);
+      const fresh = await import("./estimate-counter.js");
+      const estimate = fresh.estimateCounter();
+      expect(estimate.name).toBe("estimate");
+      expect(estimate.count("Hello, 世界")).toBe(counter.count("Hello, 世界"));
+    });
+  });
+});

@@ -1,0 +1,22 @@
+// Turns a module's `tokenizer` option into a counter: an encoding name, "estimate", or a counter of your own.
+import { estimateCounter } from "./estimate-counter.js";
+import { tiktokenCounter, type TiktokenEncoding } from "./tiktoken-counter.js";
+import type { TokenCounter } from "./token-counter.js";
+
+export type TokenizerOption = TiktokenEncoding | "estimate" | TokenCounter;
+
+export function resolveTokenCounter(option: TokenizerOption = "o200k_base"): TokenCounter {
+  if (typeof option === "object" && option !== null && typeof option.count === "function") return option;
+  switch (option) {
+    case "o200k_base":
+    case "cl100k_base":
+      return tiktokenCounter(option);
+    case "estimate":
+      return estimateCounter();
+    default:
+      // Reachable from JavaScript or an unchecked config: name what would have worked.
+      throw new TypeError(
+        `Unknown tokenizer ${JSON.stringify(option)}: use "o200k_base", "cl100k_base", "estimate" or a TokenCounter.`,
+      );
+  }
+}

@@ -1,0 +1,177 @@
+import fc from "fast-check";
+import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_PIECE_BYTES, type TiktokenEncoding, tiktokenCounter } from "./tiktoken-counter.js";
+
+// gpt-tokenizer is the oracle: it gives tiktoken's counts. An empty disallowed set makes it read
+// special-token text as plain text, as our counter does, instead of throwing.
+const plainText = { disallowedSpecial: new Set<string>() };
+const oracles: Record<TiktokenEncoding, (text: string) => number> = {
+  o200k_base: (text) => countO200k(text, plainText),
+  cl100k_base: (text) => countCl100k(text, plainText),
+};
+const encodings: TiktokenEncoding[] = ["o200k_base", "cl100k_base"];
+
+const fragments = [
+  "the", " quick", "Hello", "WORLD", "don't", "THEY'LL", "we're", "naïve", "café", "Ünïcödé", "Straße",
+  "東京", "你好世界", "こんにちは", "안녕하세요", "สวัสดีครับ", "Привет", "مرحبا", "🎉", "👩‍💻", "🇯🇵", "👍🏽",
+  "e\u0301", "const x = 1;", "if (a && b) {", "}", "=>", "// comment", '"key": [1, 2.5]', "<div>", "\\n",
+  "https://example.com/a?b=c", "0x1F", "3.14159",
+];
+
+/** Ordinary text: words, punctuation, numbers, whitespace runs, code, accents, CJK and emoji. */
+const ordinaryText = fc
+  .array(
+    fc.oneof(
+      { arbitrary: fc.constantFrom(...fragments), weight: 4 },
+      { arbitrary: fc.string({ unit: fc.constantFrom(" ", "\n", "\t", "\r\n", "  "), maxLength: 4 }), weight: 2 },
+      { arbitrary: fc.integer({ min: 0, max: 10 ** 9 }).map(String), weight: 1 },
+      { arbitrary: fc.string({ unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzXYZé"), minLength: 1, maxLength: 24 }), weight: 2 },
+      { arbitrary: fc.string({ unit: fc.constantFrom(..."!?.,;:()[]{}<>/\\'\"-_=+*&^%$#@~`|"), maxLength: 4 }), weight: 1 },
+      { arbitrary: fc.string({ unit: "grapheme", maxLength: 8 }), weight: 1 },
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(""));
+
+/** A deterministic run of CJK ideographs with no punctuation: one pre-token piece. */
+function chineseRun(length: number): string {
+  return Array.from({ length }, (_, index) => String.fromCodePoint(0x4e00 + ((index * 7_919) % 20_000))).join("");
+}
+
+function utf8Length(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/** Whole characters, greedily, while each chunk stays within `maxBytes` of UTF-8. */
+function splitOnCharacters(text: string, maxBytes: number): string[] {
+  const chunks: string[] = [];
+  let chunk = "";
+  for (const character of text) {
+    if (utf8Length(chunk + character) > maxBytes) {
+      chunks.push(chunk);
+      chunk = "";
+    }
+    chunk += character;
+  }
+  if (chunk !== "") chunks.push(chunk);
+  return chunks;
+}
+
+function expectWithinOnePercent(actual: number, expected: number): void {
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(expected * 0.01);
+}
+
+describe.each(encodings)("tiktokenCounter(%s)", (encoding) => {
+  const counter = tiktokenCounter(encoding);
+  const oracle = oracles[encoding];
+
+  describe("exactness", () => {
+    it("should equal tiktoken's count on ordinary text", () => {
+      fc.assert(
+        fc.property(ordinaryText, (text) => {
+          expect(counter.count(text)).toBe(oracle(text));
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it("should equal tiktoken's count on runs of one repeated character, where merges tie", () => {
+      fc.assert(
+        fc.property(fc.constantFrom("a", "Z", "é", "中", " ", "-", "7", "😀"), fc.integer({ min: 1, max: 300 }), (character, length) => {
+          const text = character.repeat(length);
+          expect(counter.count(text)).toBe(oracle(text));
+        }),
+        { numRuns: 100 },
+      );
+    });
+
+    it("should count the empty string as 0", () => {
+      expect(counter.count("")).toBe(0);
+    });
+  });
+
+  describe("special tokens", () => {
+    it("should count special-token text as plain text instead of throwing", () => {
+      const text = "before <|endoftext|> middle <|endofprompt|><|fim_prefix|> after";
+      expect(counter.count(text)).toBe(oracle(text));
+      // As a special token it would be 1; as plain text `<|endoftext|>` is several.
+      expect(counter.count("<|endoftext|>")).toBeGreaterThan(1);
+    });
+  });
+
+  describe("pieces longer than the cap", () => {
+    it("should count a 50,000-letter run within 1% of tiktoken", () => {
+      const text = "a".repeat(50_000);
+      expectWithinOnePercent(counter.count(text), oracle(text));
+    });
+
+    it("should count a 20,000-character Chinese run without punctuation within 1% of tiktoken", () => {
+      const text = chineseRun(20_000);
+      expectWithinOnePercent(counter.count(text), oracle(text));
+    });
+
+    it("should cut a long multi-byte piece only between characters", () => {
+      // 1, 2, 3 and 4 UTF-8 bytes in turn, so a cut at a fixed byte offset lands inside a character.
+      const text = "aé中𠀀".repeat(Math.ceil((3 * MAX_PIECE_BYTES) / 10));
+      const chunks = splitOnCharacters(text, MAX_PIECE_BYTES);
+      expect(chunks.length).toBeGreaterThan(2);
+      const chunkTotal = chunks.reduce((total, chunk) => total + oracle(chunk), 0);
+      expect(counter.count(text)).toBe(chunkTotal);
+      expectWithinOnePercent(counter.count(text), oracle(text));
+    });
+
+    it("should count a piece of exactly the cap exactly", () => {
+      const text = chineseRun(Math.floor(MAX_PIECE_BYTES / 3));
+      expect(counter.count(text)).toBe(oracle(text));
+    });
+  });
+
+  describe("name", () => {
+    it("should name the counter after its encoding", () => {
+      expect(counter.name).toBe(`tiktoken:${encoding}`);
+    });
+  });
+});
+
+describe("tiktokenCounter()", () => {
+  it("should default to o200k_base", () => {
+    expect(tiktokenCounter().name).toBe("tiktoken:o200k_base");
+    expect(tiktokenCounter().count("Hello, 世界")).toBe(oracles.o200k_base("Hello, 世界"));
+  });
+});
+
+describe("loading", () => {
+  afterEach(() => {
+    vi.doUnmock("node:module");
+    vi.resetModules();
+  });
+
+  it("should load the rank data on the first count, once per encoding, and not on import", async () => {
+    const requested: string[] = [];
+    vi.resetModules();
+    vi.doMock("node:module", async (importOriginal) => {
+      const original = await importOriginal<typeof import("node:module")>();
+      const createRequire = (url: string | URL): NodeJS.Require => {
+        const require = original.createRequire(url);
+        return Object.assign((id: string): unknown => {
+          requested.push(id);
+          return require(id);
+        }, require);
+      };
+      return { ...original, createRequire, default: { ...original, createRequire } };
+    });
+    const fresh = await import("./tiktoken-counter.js");
+    const first = fresh.tiktokenCounter("o200k_base");
+    const second = fresh.tiktokenCounter("o200k_base");
+    expect(requested).toEqual([]);
+
+    first.count("hello");
+    second.count("world");
+    expect(requested).toEqual(["js-tiktoken/ranks/o200k_base"]);
+
+    fresh.tiktokenCounter("cl100k_base").count("hello");
+    expect(requested).toEqual(["js-tiktoken/ranks/o200k_base", "js-tiktoken/ranks/cl100k_base"]);
+  });
+});

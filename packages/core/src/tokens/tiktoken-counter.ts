@@ -1,0 +1,219 @@
+// Exact tiktoken counts, built lazily once per encoding, in time linear in the text's length.
+import { createRequire } from "node:module";
+import type { TokenCounter } from "./token-counter.js";
+
+export type TiktokenEncoding = "o200k_base" | "cl100k_base";
+
+/**
+ * The longest run of UTF-8 bytes merged by BPE in one go. Longer pieces (unbroken letters, Thai or
+ * Chinese with no punctuation) are merged in chunks cut on character boundaries, so their cost stays
+ * linear; their count may then differ from tiktoken's by a token per chunk. Every piece up to this
+ * size, which covers ordinary text in every script, is counted exactly.
+ */
+export const MAX_PIECE_BYTES = 1024;
+
+interface Encoder {
+  readonly pattern: RegExp;
+  /** Token bytes as a latin1 string (one char per byte) → rank: a string key hashes fast. */
+  readonly ranks: ReadonlyMap<string, number>;
+  /** Rank of each two-byte token at `first << 8 | second`, or NO_PAIR: BPE's first round, without hashing. */
+  readonly bytePairRanks: Int32Array;
+  /** Counts of pieces that needed merging: real text repeats its words. Cleared when full. */
+  readonly mergedCounts: Map<string, number>;
+}
+
+interface RankFile {
+  bpe_ranks: string;
+}
+
+const CONTRACTION = String.raw`'(?:[sS]|[tT]|[dD]|[mM]|[lL][lL]|[vV][eE]|[rR][eE])`;
+
+/**
+ * tiktoken's current pre-token patterns in JavaScript syntax: no captures (faster), and cl100k's
+ * `\s+$` for trailing whitespace, which js-tiktoken's older `pat_str` lacks.
+ */
+const PATTERNS: Record<TiktokenEncoding, string> = {
+  o200k_base: String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:${CONTRACTION})?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:${CONTRACTION})?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+  cl100k_base: String.raw`${CONTRACTION}|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s`,
+};
+
+const NO_PAIR = -1;
+const MERGED_COUNTS_LIMIT = 20_000;
+const encoders = new Map<TiktokenEncoding, Encoder>();
+const NON_ASCII = /[^\x00-\x7f]/;
+
+// A rank file is 1-2 MB of JavaScript, so it is required on first use, not when @ctxkit/core loads.
+function loadRankFile(encoding: TiktokenEncoding): RankFile {
+  const require = createRequire(import.meta.url);
+  const loaded: unknown =
+    encoding === "o200k_base" ? require("js-tiktoken/ranks/o200k_base") : require("js-tiktoken/ranks/cl100k_base");
+  // The CommonJS rank files export the object itself; `.default` only exists under ESM interop.
+  const file = (loaded as { default?: RankFile }).default ?? (loaded as RankFile);
+  if (typeof file.bpe_ranks !== "string") {
+    throw new Error(`js-tiktoken's rank file for ${encoding} has an unexpected shape.`);
+  }
+  return file;
+}
+
+function buildEncoder(encoding: TiktokenEncoding): Encoder {
+  const file = loadRankFile(encoding);
+  const ranks = new Map<string, number>();
+  const bytePairRanks = new Int32Array(65_536).fill(NO_PAIR);
+  // Each line is `<label> <first rank> <base64 token> …`; atob yields the latin1 key directly.
+  for (const line of file.bpe_ranks.split("\n")) {
+    const fields = line.split(" ");
+    const firstRank = Number.parseInt(fields[1] ?? "", 10);
+    for (let index = 2; index < fields.length; index++) {
+      const token = atob(fields[index] ?? "");
+      const rank = firstRank + index - 2;
+      ranks.set(token, rank);
+      if (token.length === 2) bytePairRanks[(token.charCodeAt(0) << 8) | token.charCodeAt(1)] = rank;
+    }
+  }
+  return { pattern: new RegExp(PATTERNS[encoding], "gu"), ranks, bytePairRanks, mergedCounts: new Map() };
+}
+
+function getEncoder(encoding: TiktokenEncoding): Encoder {
+  let encoder = encoders.get(encoding);
+  if (encoder === undefined) {
+    encoder = buildEncoder(encoding);
+    encoders.set(encoding, encoder);
+  }
+  return encoder;
+}
+
+// Scratch space for mergeCount, sized for the largest piece; counting is synchronous, so one set suffices.
+const POSITION_SCALE = 2 ** 20;
+const nextStart = new Int32Array(MAX_PIECE_BYTES + 1);
+const previousStart = new Int32Array(MAX_PIECE_BYTES + 1);
+const pairRank = new Int32Array(MAX_PIECE_BYTES + 1);
+const heap = new Float64Array(3 * MAX_PIECE_BYTES);
+let heapSize = 0;
+
+function heapPush(key: number): void {
+  let index = heapSize++;
+  while (index > 0) {
+    const parent = (index - 1) >> 1;
+    const parentKey = heap[parent] as number;
+    if (parentKey <= key) break;
+    heap[index] = parentKey;
+    index = parent;
+  }
+  heap[index] = key;
+}
+
+function heapPop(): number {
+  const top = heap[0] as number;
+  const last = heap[--heapSize] as number;
+  let index = 0;
+  for (;;) {
+    let child = 2 * index + 1;
+    if (child >= heapSize) break;
+    const right = child + 1;
+    if (right < heapSize && (heap[right] as number) < (heap[child] as number)) child = right;
+    if ((heap[child] as number) >= last) break;
+    heap[index] = heap[child] as number;
+    index = child;
+  }
+  heap[index] = last;
+  return top;
+}
+
+function rankPair(bytes: string, ranks: ReadonlyMap<string, number>, start: number): number {
+  const middle = nextStart[start] as number;
+  if (middle >= bytes.length) return NO_PAIR;
+  return ranks.get(bytes.slice(start, nextStart[middle])) ?? NO_PAIR;
+}
+
+/**
+ * Counts the parts BPE leaves of `bytes` (latin1, at most MAX_PIECE_BYTES long). It makes tiktoken's
+ * merges (lowest rank first, leftmost on ties) with a heap of pairs instead of a scan per merge.
+ */
+function mergeCount(bytes: string, { ranks, bytePairRanks }: Encoder): number {
+  const length = bytes.length;
+  heapSize = 0;
+  for (let start = 0; start < length; start++) {
+    nextStart[start] = start + 1;
+    previousStart[start] = start - 1;
+  }
+  pairRank[length - 1] = NO_PAIR;
+  for (let start = 0; start < length - 1; start++) {
+    const rank = bytePairRanks[(bytes.charCodeAt(start) << 8) | bytes.charCodeAt(start + 1)] as number;
+    pairRank[start] = rank;
+    if (rank !== NO_PAIR) heapPush(rank * POSITION_SCALE + start);
+  }
+  let parts = length;
+  while (heapSize > 0) {
+    const key = heapPop();
+    const start = key % POSITION_SCALE;
+    // A pair's bytes only grow, and ranks are unique, so a changed pair never keeps its old rank.
+    if (pairRank[start] !== (key - start) / POSITION_SCALE) continue;
+    const absorbed = nextStart[start] as number;
+    const end = nextStart[absorbed] as number;
+    nextStart[start] = end;
+    if (end < length) previousStart[end] = start;
+    pairRank[absorbed] = NO_PAIR;
+    parts -= 1;
+    const rank = rankPair(bytes, ranks, start);
+    pairRank[start] = rank;
+    if (rank !== NO_PAIR) heapPush(rank * POSITION_SCALE + start);
+    const previous = previousStart[start] as number;
+    if (previous >= 0) {
+      const previousRank = rankPair(bytes, ranks, previous);
+      pairRank[previous] = previousRank;
+      if (previousRank !== NO_PAIR) heapPush(previousRank * POSITION_SCALE + previous);
+    }
+  }
+  return parts;
+}
+
+function countPiece(bytes: string, encoder: Encoder): number {
+  if (encoder.ranks.has(bytes)) return 1;
+  if (bytes.length > MAX_PIECE_BYTES) return countLongPiece(bytes, encoder);
+  const { mergedCounts } = encoder;
+  let count = mergedCounts.get(bytes);
+  if (count === undefined) {
+    count = mergeCount(bytes, encoder);
+    if (mergedCounts.size >= MERGED_COUNTS_LIMIT) mergedCounts.clear();
+    // A copy, not a slice: a key must not keep the whole text it was cut from alive.
+    mergedCounts.set(Buffer.from(bytes, "latin1").toString("latin1"), count);
+  }
+  return count;
+}
+
+function countLongPiece(bytes: string, encoder: Encoder): number {
+  let total = 0;
+  for (let start = 0; start < bytes.length; ) {
+    let end = Math.min(start + MAX_PIECE_BYTES, bytes.length);
+    // Step back over UTF-8 continuation bytes (10xxxxxx) so no character is split.
+    while (end < bytes.length && (bytes.charCodeAt(end) & 0xc0) === 0x80) end -= 1;
+    total += mergeCount(bytes.slice(start, end), encoder);
+    start = end;
+  }
+  return total;
+}
+
+/**
+ * An exact counter for OpenAI's `o200k_base` (the default) or `cl100k_base`. Special-token text such
+ * as `<|endoftext|>` counts as plain text. The rank data loads on the first `count()` and is shared
+ * by every counter of that encoding in the process.
+ */
+export function tiktokenCounter(encoding: TiktokenEncoding = "o200k_base"): TokenCounter {
+  return {
+    name: `tiktoken:${encoding}`,
+    count(text: string): number {
+      if (text.length === 0) return 0;
+      const encoder = getEncoder(encoding);
+      const { pattern } = encoder;
+      const isAscii = !NON_ASCII.test(text);
+      let total = 0;
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+        const piece = match[0];
+        const bytes = isAscii || !NON_ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
+        total += countPiece(bytes, encoder);
+      }
+      return total;
+    },
+  };
+}
