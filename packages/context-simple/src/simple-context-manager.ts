@@ -1,6 +1,7 @@
 // The reference context manager: an immutable history, and views that fit the budget without rewriting it.
 import {
   CircuitBreaker,
+  clearToolResults,
   ContextBudgetError,
   countMessageTokens,
   createMemoryStateStore,
@@ -46,8 +47,9 @@ type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" 
 
 // After a provider rejects a view as too long, later budgets stay this far below the rejected size.
 const OVERFLOW_SHRINK = 0.75;
-// Last-resort passes when the configured strategies could not fit the budget.
-const FALLBACK_STRATEGIES: readonly Strategy[] = [trimLongText({ maxChars: 2_000 }), truncate()];
+// Last-resort passes when the configured strategies could not fit the budget, least harmful first:
+// drop old units, then shorten long texts hard, then clear every tool result but the newest.
+const FALLBACK_STRATEGIES: readonly Strategy[] = [truncate(), trimLongText({ maxChars: 2_000 }), clearToolResults({ keepRecent: 1 })];
 const NEVER_ABORTED = new AbortController().signal;
 
 export class SimpleContextManager implements ContextManager {

@@ -102,6 +102,18 @@ describe("trimLongText", () => {
     });
   });
 
+  describe("tool-call arguments", () => {
+    it("should trim long string values inside JSON arguments and keep them valid JSON", async () => {
+      const argumentsText = JSON.stringify({ path: "a.ts", content: LONG, lines: [LONG, "short"] });
+      const call: Message = { role: "assistant", content: null, tool_calls: [{ id: "w", type: "function", function: { name: "write", arguments: argumentsText } }] };
+      const result = await trimAll([userMessage("task"), call, toolResultMessage("w", "ok"), userMessage("next")], { maxChars: 50 });
+      const message = result.view.entries[1]!.message;
+      const trimmed = message.role === "assistant" ? message.tool_calls![0]!.function.arguments : "";
+      expect(trimmed.length).toBeLessThan(argumentsText.length);
+      expect(JSON.parse(trimmed)).toEqual({ path: "a.ts", content: trimText(LONG, 10, 5), lines: [trimText(LONG, 10, 5), "short"] });
+    });
+  });
+
   describe("order and target", () => {
     it("should trim oldest first and stop as soon as the view is at or below the target", async () => {
       const view = createTestView([assistantMessage(LONG), assistantMessage(LONG), userMessage("next")]);

@@ -1,6 +1,7 @@
 // trim-long-text: shortens any text over a limit to a head, a marker and a tail, never splitting a character.
+// Long tool-call arguments are shortened too, string by string, so they stay valid JSON.
 import { ContextConfigError, type ErrorIssue } from "../errors.js";
-import type { ContentPart, Message, TextPart } from "../messages/message.js";
+import type { ContentPart, Message, TextPart, ToolCall } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
 
@@ -31,6 +32,41 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
     );
   };
 
+  // Arguments must stay valid JSON for the provider, so long string values inside are trimmed instead.
+  const trimArguments = (text: string): string | undefined => {
+    if (text.length <= maxChars) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const limit = Math.floor(maxChars / 2);
+    const trimValue = (value: unknown): unknown => {
+      if (typeof value === "string") return value.length > limit ? trimText(value, Math.floor(headChars / 2), Math.floor(tailChars / 2)) : value;
+      if (Array.isArray(value)) return value.map(trimValue);
+      if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, trimValue(child)]));
+      return value;
+    };
+    const trimmed = JSON.stringify(trimValue(parsed));
+    return trimmed.length < text.length ? trimmed : undefined;
+  };
+
+  const trimMessage = (message: Message): Message | undefined => {
+    const content = trimContent(message.content);
+    let toolCalls: ToolCall[] | undefined;
+    if (message.role === "assistant" && message.tool_calls !== undefined) {
+      message.tool_calls.forEach((call, index) => {
+        const trimmedArguments = trimArguments(call.function.arguments);
+        if (trimmedArguments === undefined) return;
+        toolCalls ??= [...message.tool_calls!];
+        toolCalls[index] = { ...call, function: { ...call.function, arguments: trimmedArguments } };
+      });
+    }
+    if (content === undefined && toolCalls === undefined) return undefined;
+    return { ...message, ...(content === undefined ? {} : { content }), ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }) } as Message;
+  };
+
   return {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
@@ -42,9 +78,9 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
         if (tokens <= context.target) break;
         if (findContextEdit(entry.message)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
-        const content = trimContent(entry.message.content);
-        if (content === undefined) continue;
-        const trimmed = replaceEntryMessage(entry, { ...entry.message, content } as Message, NAME, context.countMessage);
+        const message = trimMessage(entry.message);
+        if (message === undefined) continue;
+        const trimmed = replaceEntryMessage(entry, message, NAME, context.countMessage);
         if (trimmed.tokens >= entry.tokens) continue;
         entries ??= [...view.entries];
         entries[index] = trimmed;

@@ -1,3 +1,4 @@
 // @ctxkit/core/testing: test doubles for orchestrator and module authors.
 export { MockContextManager, type MockContextManagerCall } from "./mock-context-manager.js";
 export { createEventRecorder, type EventRecorder, type RecordedEvent } from "./event-recorder.js";
+export { readMessagesFile } from "./read-messages-file.js";

@@ -1,9 +1,9 @@
 // The tool-pair checks and repair against real agent sessions, anomalies included (see SOURCES.md there).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../messages/message.js";
-import { parseMessage } from "../messages/parse-message.js";
+import { readMessagesFile } from "../testing/read-messages-file.js";
 import { checkToolPairs } from "./check-tool-pairs.js";
 import { repairToolPairs } from "./repair-tool-pairs.js";
 
@@ -19,8 +19,7 @@ const expectedViolationKinds: Readonly<Record<string, readonly string[]>> = {
 };
 
 function readTranscript(file: string): Message[] {
-  const lines = readFileSync(`${transcriptsDirectory}/${file}`, "utf8").split("\n").filter((line) => line.length > 0);
-  return lines.map((line, index) => parseMessage(JSON.parse(line), index));
+  return readMessagesFile(`${transcriptsDirectory}/${file}`);
 }
 
 describe.skipIf(!exists)("tool pairs in real transcripts (skipped: ../shared/data/transcripts is absent)", () => {

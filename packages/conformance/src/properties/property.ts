@@ -1,0 +1,41 @@
+// The shape of a conformance property, and the helpers every property uses to get a fresh manager.
+import type fc from "fast-check";
+import type { CapabilityName, ResolvedCapabilities } from "../subject/capabilities.js";
+import { ManagerDriver } from "../subject/manager-driver.js";
+import type { ResolvedSubject } from "../subject/subject.js";
+
+export interface PropertyContext {
+  readonly subject: ResolvedSubject;
+  readonly capabilities: ResolvedCapabilities;
+  /** How many `addMessage` calls the concurrency property fires at once. */
+  readonly concurrentAdds: number;
+}
+
+export interface ConformanceProperty<Input = unknown> {
+  /** Stable kebab-case id, used by `only`, in reports and in counterexamples. */
+  readonly name: string;
+  /** The invariant in one sentence, as the README states it. */
+  readonly invariant: string;
+  /** Skipped (and reported as skipped) unless the manager has this capability. */
+  readonly requires?: CapabilityName;
+  /** Share of the configured runs: properties that do much more work per run use fewer. Default 1. */
+  readonly runsFactor?: number;
+  arbitrary(context: PropertyContext): fc.Arbitrary<Input>;
+  /** Throws a PropertyViolation (or whatever the manager threw) when the invariant does not hold. */
+  check(input: Input, context: PropertyContext): Promise<void>;
+}
+
+/** Keeps each property's input type while listing them together. */
+export function defineProperty<Input>(property: ConformanceProperty<Input>): ConformanceProperty<Input> {
+  return property;
+}
+
+/** Runs `body` against a fresh manager and always disposes of it. */
+export async function withManager<T>(context: PropertyContext, body: (driver: ManagerDriver) => Promise<T>): Promise<T> {
+  const instance = await context.subject.create();
+  try {
+    return await body(new ManagerDriver(instance, context.capabilities));
+  } finally {
+    await instance.dispose();
+  }
+}

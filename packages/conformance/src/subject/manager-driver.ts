@@ -1,0 +1,89 @@
+// Drives one manager through a session and records, per request, the view, the error and the events.
+import type { ContextManager, ContextUsage, Message } from "@ctxkit/core";
+import type { Session } from "../arbitraries/session-arbitrary.js";
+import { countViewTokens } from "../checks/count-view-tokens.js";
+import type { ResolvedCapabilities } from "./capabilities.js";
+import type { RecordedEvent } from "./record-events.js";
+import type { ManagerInstance } from "./subject.js";
+
+export interface RequestOutcome {
+  /** How many history messages had been added when the request was made. */
+  readonly after: number;
+  readonly budget: number;
+  /** The view, when the request returned one. */
+  readonly view?: Message[];
+  /** What the request threw, when it did. */
+  readonly error?: unknown;
+  /** The module's own figures right after the request, when it has `usage()`. */
+  readonly usage?: ContextUsage | undefined;
+  /** Events emitted while the request ran. */
+  readonly events: readonly RecordedEvent[];
+}
+
+const COMPACTION_EVENTS = new Set(["context:pre_compact", "context:post_compact"]);
+
+export class ManagerDriver {
+  constructor(
+    readonly instance: ManagerInstance,
+    readonly capabilities: ResolvedCapabilities,
+  ) {}
+
+  get manager(): ContextManager {
+    return this.instance.manager;
+  }
+
+  /** A mark to read the events emitted after it. */
+  eventMark(): number {
+    return this.instance.events?.length ?? 0;
+  }
+
+  eventsSince(mark: number): RecordedEvent[] {
+    return this.instance.events?.slice(mark) ?? [];
+  }
+
+  compactionEventsSince(mark: number): RecordedEvent[] {
+    return this.eventsSince(mark).filter((recorded) => COMPACTION_EVENTS.has(recorded.event));
+  }
+
+  async request(budget: number, after: number): Promise<RequestOutcome> {
+    const mark = this.eventMark();
+    let view: Message[] | undefined;
+    let error: unknown;
+    let threw = false;
+    try {
+      view = await this.manager.getMessagesForRequest({ tokenBudget: budget });
+    } catch (caught) {
+      threw = true;
+      error = caught;
+    }
+    const events = this.eventsSince(mark);
+    const usage = this.capabilities.usage.enabled ? await this.readUsage() : undefined;
+    if (threw) return { after, budget, error, events, usage };
+    return { after, budget, view: view as Message[], events, usage };
+  }
+
+  async readUsage(): Promise<ContextUsage | undefined> {
+    return (this.manager as ContextManager & { usage(): Promise<ContextUsage | undefined> }).usage();
+  }
+
+  /**
+   * Adds the session's messages one at a time (as copies, so the generated value stays pristine) and
+   * makes its requests. Returns the objects handed to the manager and every request's outcome.
+   */
+  async walk(session: Session): Promise<{ given: Message[]; outcomes: RequestOutcome[] }> {
+    const given = structuredClone(session.history);
+    const outcomes: RequestOutcome[] = [];
+    let added = 0;
+    for (const request of session.requests) {
+      while (added < request.after) await this.manager.addMessage(given[added++]!);
+      outcomes.push(await this.request(request.budget, added));
+    }
+    return { given, outcomes };
+  }
+}
+
+/** The view's tokens: the module's own figure when it reports one, otherwise core's exact count. */
+export function viewTokens(outcome: RequestOutcome): number {
+  if (outcome.usage !== undefined) return outcome.usage.tokens;
+  return countViewTokens(outcome.view ?? []);
+}

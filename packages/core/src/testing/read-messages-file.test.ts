@@ -1,0 +1,26 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ContextValidationError } from "../errors.js";
+import { readMessagesFile } from "./read-messages-file.js";
+
+describe("readMessagesFile", () => {
+  const directory = mkdtempSync(join(tmpdir(), "ctxkit-read-"));
+
+  it("should read one message per line, skipping blank lines", () => {
+    const file = join(directory, "ok.jsonl");
+    writeFileSync(file, '{"role":"user","content":"hi"}\n\n{"role":"assistant","content":"hello"}\n');
+    expect(readMessagesFile(file)).toEqual([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ]);
+  });
+
+  it("should name the index of a bad line", () => {
+    const file = join(directory, "bad.jsonl");
+    writeFileSync(file, '{"role":"user","content":"hi"}\n{"role":"tool","content":"x"}\n');
+    expect(() => readMessagesFile(file)).toThrow(ContextValidationError);
+    expect(() => readMessagesFile(file)).toThrow(/index 1/);
+  });
+});

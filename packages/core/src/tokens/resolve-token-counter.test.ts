@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { type TokenizerOption, resolveTokenCounter } from "./resolve-token-counter.js";
+import type { TokenCounter } from "./token-counter.js";
+
+describe("resolveTokenCounter", () => {
+  describe("default", () => {
+    it("should be tiktoken's o200k_base", () => {
+      expect(resolveTokenCounter().name).toBe("tiktoken:o200k_base");
+    });
+  });
+
+  describe("encoding names", () => {
+    it.each(["o200k_base", "cl100k_base"] as const)("should resolve %s to an exact counter", (encoding) => {
+      const counter = resolveTokenCounter(encoding);
+      expect(counter.name).toBe(`tiktoken:${encoding}`);
+      expect(counter.count("Hello, world!")).toBe(4);
+    });
+  });
+
+  describe("estimate", () => {
+    it("should resolve to the estimate counter", () => {
+      const counter = resolveTokenCounter("estimate");
+      expect(counter.name).toBe("estimate");
+      expect(counter.count("你好世界")).toBe(4);
+    });
+  });
+
+  describe("a counter of your own", () => {
+    it("should return the very same counter", () => {
+      const own: TokenCounter = { name: "words", count: (text) => text.split(/\s+/).filter(Boolean).length };
+      expect(resolveTokenCounter(own)).toBe(own);
+    });
+  });
+
+  describe("an unknown option", () => {
+    it("should throw an error that lists what is accepted", () => {
+      expect(() => resolveTokenCounter("gpt2" as TokenizerOption)).toThrow(/"gpt2".*o200k_base.*cl100k_base.*estimate/);
+    });
+
+    it("should reject an object that is not a counter", () => {
+      expect(() => resolveTokenCounter({ name: "broken" } as unknown as TokenizerOption)).toThrow(TypeError);
+    });
+  });
+});
