@@ -52,9 +52,11 @@ console.log("\nUnits (compaction keeps or drops each one whole)\n");
 for (const unit of findToolUnits(session)) console.log(`  [${unit.start}, ${unit.end})  ${unit.kind}`);
 
 const budget = 400;
-const strategies = ["clear-tool-results", "trim-long-text", "truncate"].map((name) =>
-  createBuiltInStrategy(name, name === "clear-tool-results" ? { keepRecent: 0 } : {}),
-);
+const strategies = [
+  createBuiltInStrategy("clear-tool-results", { keepRecent: 1 }),
+  createBuiltInStrategy("trim-long-text", { maxChars: 2_000 }),
+  createBuiltInStrategy("truncate"),
+];
 const { view, steps } = await runPipeline(draft, strategies, {
   budget,
   target: Math.floor(budget * 0.6),

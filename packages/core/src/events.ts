@@ -16,6 +16,8 @@ export interface ContextEventMap {
   "context:strategy_error": { strategy: string; error: unknown; consecutiveFailures: number };
   /** A persistent store cut off a torn final record when it opened. */
   "context:recover": { file: string; droppedBytes: number };
+  /** A resumed persistent session ignored `setMessages`: its journal already holds the complete history. */
+  "context:set_messages_ignored": { file: string; storedCount: number; givenCount: number };
 }
 
 export type ContextEventName = keyof ContextEventMap;
@@ -27,6 +29,7 @@ export const CONTEXT_EVENTS: readonly ContextEventName[] = [
   "context:repair",
   "context:strategy_error",
   "context:recover",
+  "context:set_messages_ignored",
 ];
 
 /** Where a module sends its events: the coordinator's hooks when mounted, `onEvent` otherwise. */

@@ -87,7 +87,13 @@ describe("countMessageTokens", () => {
   describe("tokenizer calls", () => {
     it("should call the counter once per message, however many texts it has", () => {
       let calls = 0;
-      const counting: TokenCounter = { name: "counting", count: (text) => (calls += 1, text.length) };
+      const counting: TokenCounter = {
+        name: "counting",
+        count: (text) => {
+          calls += 1;
+          return text.length;
+        },
+      };
       const message: Message = {
         role: "assistant",
         name: "bot",
@@ -103,7 +109,13 @@ describe("countMessageTokens", () => {
 
     it("should not call the counter for a message with no text", () => {
       let calls = 0;
-      const counting: TokenCounter = { name: "counting", count: (text) => (calls += 1, text.length) };
+      const counting: TokenCounter = {
+        name: "counting",
+        count: (text) => {
+          calls += 1;
+          return text.length;
+        },
+      };
       countMessageTokens({ role: "user", content: [{ type: "image_url", image_url: { url: "a" } }] }, counting);
       expect(calls).toBe(0);
     });
