@@ -8,3 +8,4 @@ export {
   type EventHandler,
 } from "./config-schema.js";
 export { meta, mount } from "./module.js";
+export { EventSink } from "./event-sink.js";

@@ -161,6 +161,14 @@ describe("SimpleContextManager", () => {
       expect((error as ContextBudgetError).required).toBeGreaterThan(100);
     });
 
+    it("should count a whole unit kept for a protected message in ContextBudgetError.required (regression)", async () => {
+      const manager = createSimpleContext({ protectFirst: 1 });
+      await addAll(manager, [callTools("c1"), user("")]);
+      const error = await manager.getMessagesForRequest({ tokenBudget: 17 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ContextBudgetError);
+      expect((error as ContextBudgetError).required).toBeGreaterThan(17);
+    });
+
     it("should keep every view within the budget and its tool pairs whole", async () => {
       const { manager } = managerWithEvents({ maxTokens: 3_000 });
       for (const message of Array.from({ length: 40 }, (_, index) => turn(index, 3_000)).flat()) {
@@ -342,6 +350,16 @@ describe("SimpleContextManager", () => {
       expect((await manager.usage())!.tokens).toBe(outcome.tokensAfter);
       expect(view.some((message) => message.metadata?.["ctxkitEdit"] !== undefined)).toBe(true);
       expect(count("context:post_compact")).toBe(1);
+    });
+
+    it("should keep a compaction committed while the last tool call still waits for results (regression)", async () => {
+      const manager = createSimpleContext();
+      const log = "2024-05-01T12:00:00Z INFO request handled in 12ms path=/api/items status=200\n".repeat(672);
+      await manager.addMessage({ role: "assistant", content: null, tool_calls: [callTools("a").tool_calls![0]!, callTools("b").tool_calls![0]!] });
+      await manager.addMessage(result("a", log));
+      const outcome = await manager.compact({ tokenBudget: 25_000 });
+      await manager.getMessagesForRequest({ tokenBudget: 25_000 });
+      expect((await manager.usage())!.tokens).toBe(outcome.tokensAfter);
     });
 
     it("should return a smaller view after an overflow error", async () => {

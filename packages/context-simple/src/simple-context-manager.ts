@@ -41,6 +41,11 @@ import { StickyView } from "./sticky-view.js";
 export interface SimpleContextExtensions {
   /** Where each strategy keeps its state; an in-memory store per strategy by default. */
   stateStoreFor?: (strategyName: string) => StrategyStateStore;
+  /**
+   * Every message given to `addMessage` and `setMessages` is already a parsed, deep-frozen copy (the
+   * wrapper parsed it, or loaded it from its own journal), so it is stored as given, not parsed again.
+   */
+  isInputParsed?: boolean;
 }
 
 type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" };
@@ -66,6 +71,11 @@ export class SimpleContextManager implements ContextManager {
   /** Token count of each history message, filled the first time a view needs it. */
   private tokenCounts: number[] = [];
   private readonly view = new StickyView();
+  /**
+   * Compaction decisions for messages of a trailing tool unit still waiting for results: that unit
+   * is rebuilt from the history on each request, and these keep a committed compaction's edits.
+   */
+  private openUnitEdits = new Map<number, ViewEntry>();
   /** Repairs already reported, so a repair is announced once, not on every request. */
   private reportedRepairs = new Set<string>();
   /** True when the last compaction could not get under the threshold: then only the budget triggers. */
@@ -88,7 +98,7 @@ export class SimpleContextManager implements ContextManager {
 
   addMessage(message: Message): Promise<void> {
     return this.queue.run(() => {
-      this.history.push(parseMessage(message));
+      this.history.push(this.extensions.isInputParsed === true ? message : parseMessage(message));
     });
   }
 
@@ -98,7 +108,7 @@ export class SimpleContextManager implements ContextManager {
 
   setMessages(messages: Message[]): Promise<void> {
     return this.queue.run(() => {
-      const parsed = parseMessages(messages);
+      const parsed = this.extensions.isInputParsed === true ? messages.slice() : parseMessages(messages);
       this.reset();
       this.history = parsed;
     });
@@ -139,6 +149,7 @@ export class SimpleContextManager implements ContextManager {
   private reset(): void {
     this.tokenCounts = [];
     this.view.reset();
+    this.openUnitEdits = new Map();
     this.reportedRepairs = new Set();
     this.floorAboveThreshold = false;
     this.lastUsage = undefined;
@@ -174,8 +185,10 @@ export class SimpleContextManager implements ContextManager {
     if (mode.kind !== "auto" || tokensBefore > trigger) {
       steps = await this.compactView(budget, options.signal ?? NEVER_ABORTED);
       compacted = true;
+      this.keepOpenUnitEdits(openUnitStart);
     }
     this.view.settle(openUnitStart);
+    for (const index of this.openUnitEdits.keys()) if (index < openUnitStart) this.openUnitEdits.delete(index);
     this.lastUsage = {
       tokens: this.view.tokens,
       budget,
@@ -201,7 +214,8 @@ export class SimpleContextManager implements ContextManager {
       if (source === null || source === undefined) {
         return { message, tokens: countMessageTokens(message, this.counter), source: { kind: "synthetic", origin: "repair" } };
       }
-      return { message, tokens: this.tokensOf(from + source), source: { kind: "history", index: from + source } };
+      const index = from + source;
+      return this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
     });
     this.view.setTail(entries);
     for (const repair of repaired.repairs) {
@@ -211,6 +225,17 @@ export class SimpleContextManager implements ContextManager {
       await this.events.emit("context:repair", { kind: repair.kind, toolCallIds: repair.toolCallIds });
     }
     return from + this.openUnitStart(tail);
+  }
+
+  /** Remembers what the last compaction changed in the unsettled open unit, so it stays committed. */
+  private keepOpenUnitEdits(openUnitStart: number): void {
+    this.openUnitEdits = new Map();
+    for (const entry of this.view.entries) {
+      const { source } = entry;
+      if (source.kind === "history" && source.index >= openUnitStart && entry.message !== this.history[source.index]) {
+        this.openUnitEdits.set(source.index, entry);
+      }
+    }
   }
 
   private openUnitStart(tail: readonly Message[]): number {
@@ -257,12 +282,21 @@ export class SimpleContextManager implements ContextManager {
     return steps;
   }
 
-  /** Tokens of what no strategy may drop: what `ContextBudgetError.required` reports. */
+  /**
+   * Tokens of what no strategy may drop, what `ContextBudgetError.required` reports: every unit
+   * holding a protected message, whole, since a unit is kept or dropped whole.
+   */
   private minimalTokens(view: ViewDraft): number {
     let tokens = 0;
-    view.entries.forEach((entry, index) => {
-      if (!isProtectedEntry(view, index, this.config.protectFirst).canDrop) tokens += entry.tokens;
-    });
+    for (const unit of view.units) {
+      let isKept = false;
+      let unitTokens = 0;
+      for (let index = unit.start; index < unit.end; index += 1) {
+        unitTokens += view.entries[index]!.tokens;
+        if (!isProtectedEntry(view, index, this.config.protectFirst).canDrop) isKept = true;
+      }
+      if (isKept) tokens += unitTokens;
+    }
     return tokens;
   }
 

@@ -3,10 +3,18 @@ import type { ContentPart, Message, MessageMetadata } from "@ctxkit/core";
 import fc from "fast-check";
 import { messageTextArbitrary } from "./text-arbitrary.js";
 
-/** A string most of the time; sometimes text parts, sometimes with an image, as multimodal clients send. */
+/** A pasted document or log: long enough that a manager has to trim it rather than keep it whole. */
+function pastedTextArbitrary(): fc.Arbitrary<string> {
+  return fc
+    .tuple(messageTextArbitrary({ maxFragments: 4 }), fc.integer({ min: 20_000, max: 40_000 }))
+    .map(([line, length]) => `${line}\n${"Pasted document line with some words in it.\n".repeat(Math.ceil(length / 44))}`);
+}
+
+/** A string most of the time; sometimes text parts, an image, or a long pasted text. */
 export function contentArbitrary(): fc.Arbitrary<string | ContentPart[]> {
-  const text = messageTextArbitrary();
+  const text = fc.oneof({ withCrossShrink: true }, { arbitrary: messageTextArbitrary(), weight: 30 }, { arbitrary: pastedTextArbitrary(), weight: 1 });
   return fc.oneof(
+    { withCrossShrink: true },
     { arbitrary: text, weight: 8 },
     { arbitrary: text.map((value): ContentPart[] => [{ type: "text", text: value }]), weight: 1 },
     {
@@ -25,6 +33,7 @@ export function contentArbitrary(): fc.Arbitrary<string | ContentPart[]> {
  */
 function metadataArbitrary(): fc.Arbitrary<MessageMetadata | undefined> {
   return fc.oneof(
+    { withCrossShrink: true },
     { arbitrary: fc.constant(undefined), weight: 12 },
     { arbitrary: fc.constant({ pinned: true }), weight: 2 },
     { arbitrary: fc.nat({ max: 999 }).map((turn) => ({ traceId: `trace-${turn}` })), weight: 1 },
@@ -40,7 +49,11 @@ function withExtras<T extends Message>(message: T, metadata: MessageMetadata | u
   };
 }
 
-const nameArbitrary = fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.constant("alice"), weight: 1 });
+const nameArbitrary = fc.oneof(
+  { withCrossShrink: true },
+  { arbitrary: fc.constant(undefined), weight: 9 },
+  { arbitrary: fc.constant("alice"), weight: 1 },
+);
 
 /** A system or developer message: the manager must keep it, unaltered, in every view. */
 export function instructionArbitrary(): fc.Arbitrary<Message> {

@@ -1,13 +1,22 @@
 // A session: a history added one message at a time, with requests for a view at chosen points.
-import type { Message } from "@ctxkit/core";
+import { countMessageTokens, estimateCounter, type Message } from "@ctxkit/core";
 import fc from "fast-check";
 import { budgetArbitrary } from "./budget-arbitrary.js";
 import { historyArbitrary, type HistoryArbitraryOptions } from "./history-arbitrary.js";
 
+/** A provider's advertised limits; the budget it implies is `contextWindow - maxOutputTokens` at most. */
+export interface ProviderLimits {
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+}
+
 export interface ViewRequest {
   /** The request is made after the first `after` messages of the history were added. */
   readonly after: number;
+  /** The most tokens the view may have: the explicit `tokenBudget`, or what the provider leaves. */
   readonly budget: number;
+  /** When present, the budget is not passed: the request names this provider instead. */
+  readonly provider?: ProviderLimits;
 }
 
 export interface Session {
@@ -22,16 +31,60 @@ export interface SessionArbitraryOptions extends HistoryArbitraryOptions {
   /** Every request uses this one budget (prefix stability compares views of one budget). Default false. */
   readonly sameBudget?: boolean;
   readonly budget?: fc.Arbitrary<number>;
+  /** Let some requests give a provider instead of an explicit budget. Default true. */
+  readonly providers?: boolean;
+}
+
+/**
+ * How a request states its budget: usually `tokenBudget`, sometimes a provider whose window minus its
+ * output reservation equals the budget (the module may subtract its own safety margin on top).
+ */
+function maxOutputTokensArbitrary(withProviders: boolean): fc.Arbitrary<number | undefined> {
+  if (!withProviders) return fc.constant(undefined);
+  return fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.integer({ min: 0, max: 4_096 }), weight: 1 });
+}
+
+function toRequest(after: number, budget: number, maxOutputTokens: number | undefined): ViewRequest {
+  if (maxOutputTokens === undefined) return { after, budget };
+  return { after, budget, provider: { contextWindow: budget + maxOutputTokens, maxOutputTokens } };
+}
+
+/**
+ * A budget as generated: absolute, or a percentage of the history's estimated size at the request.
+ * Relative budgets keep a failure's "this history needs compacting" relation while fast-check shrinks
+ * the history, so counterexamples shrink to small histories with small budgets.
+ */
+type BudgetSpecification = { readonly absolute: number } | { readonly percent: number };
+
+function budgetSpecificationArbitrary(budget: fc.Arbitrary<number>): fc.Arbitrary<BudgetSpecification> {
+  return fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: budget.map((absolute) => ({ absolute })), weight: 1 },
+    { arbitrary: fc.integer({ min: 1, max: 150 }).map((percent) => ({ percent })), weight: 1 },
+  );
+}
+
+const estimate = estimateCounter();
+
+function resolveBudget(specification: BudgetSpecification, history: readonly Message[]): number {
+  if ("absolute" in specification) return specification.absolute;
+  const tokens = history.reduce((total, message) => total + countMessageTokens(message, estimate), 0);
+  return Math.max(1, Math.round((tokens * specification.percent) / 100));
 }
 
 /** A history plus requests at random points: the shape of a real agent loop. */
 export function sessionArbitrary(options: SessionArbitraryOptions = {}): fc.Arbitrary<Session> {
-  const budget = options.budget ?? budgetArbitrary();
-  const early = fc.array(fc.record({ at: fc.nat(), budget }), { maxLength: options.maxEarlyRequests ?? 3 });
-  return fc.tuple(historyArbitrary(options), early, budget).map(([history, earlyRequests, finalBudget]) => {
+  const budget = options.budget === undefined ? budgetSpecificationArbitrary(budgetArbitrary()) : options.budget.map((absolute) => ({ absolute }));
+  const source = maxOutputTokensArbitrary(options.providers !== false);
+  const early = fc.array(fc.record({ at: fc.nat(), budget, source }), { maxLength: options.maxEarlyRequests ?? 3 });
+  return fc.tuple(historyArbitrary(options), early, budget, source).map(([history, earlyRequests, finalBudget, finalSource]) => {
+    // With one budget for all, the final budget, resolved against the whole history, applies everywhere.
+    const sharedBudget = resolveBudget(finalBudget, history);
+    const request = (after: number, specification: BudgetSpecification, maxOutputTokens: number | undefined) =>
+      toRequest(after, options.sameBudget === true ? sharedBudget : resolveBudget(specification, history.slice(0, after)), maxOutputTokens);
     const requests = earlyRequests
-      .map((request) => ({ after: request.at % (history.length + 1), budget: options.sameBudget === true ? finalBudget : request.budget }))
+      .map(({ at, budget: specification, source: maxOutputTokens }) => request(at % (history.length + 1), specification, maxOutputTokens))
       .sort((first, second) => first.after - second.after);
-    return { history, requests: [...requests, { after: history.length, budget: finalBudget }] };
+    return { history, requests: [...requests, request(history.length, finalBudget, finalSource)] };
   });
 }

@@ -75,10 +75,11 @@ export function toolCallsArbitrary(options: ToolOutputOptions = {}): fc.Arbitrar
   const call = fc.record({
     id: toolCallIdArbitrary(),
     name: fc.constantFrom("read_file", "bash", "grep", "web_fetch"),
-    arguments: fc.oneof(fc.constant("{}"), messageTextArbitrary({ maxFragments: 4 }).map((command) => JSON.stringify({ command }))),
+    arguments: fc.oneof({ withCrossShrink: true }, fc.constant("{}"), messageTextArbitrary({ maxFragments: 4 }).map((command) => JSON.stringify({ command }))),
     output: toolOutputArbitrary(options),
   });
   return fc.oneof(
+    { withCrossShrink: true },
     { arbitrary: fc.uniqueArray(call, { minLength: 1, maxLength: 1, selector: (generated) => generated.id }), weight: 3 },
     { arbitrary: fc.uniqueArray(call, { minLength: 2, maxLength: 4, selector: (generated) => generated.id }), weight: 2 },
   );
@@ -86,6 +87,7 @@ export function toolCallsArbitrary(options: ToolOutputOptions = {}): fc.Arbitrar
 
 /** Assistants that call tools often say nothing (`null`), or only a blank line. */
 const toolCallingContentArbitrary: fc.Arbitrary<string | null> = fc.oneof(
+  { withCrossShrink: true },
   { arbitrary: fc.constant(null), weight: 3 },
   { arbitrary: fc.constant("\n\n"), weight: 1 },
   { arbitrary: messageTextArbitrary({ maxFragments: 4 }), weight: 2 },

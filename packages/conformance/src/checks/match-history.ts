@@ -6,14 +6,35 @@ function callIds(message: Message): string[] | undefined {
   return message.role === "assistant" ? message.tool_calls?.map((call) => call.id) : undefined;
 }
 
+function textOf(message: Message): string {
+  const { content } = message;
+  if (content === null) return "";
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join("\n");
+}
+
+/** How many leading (or trailing) characters a shortened text must keep to count as the same message. */
+const ANCHOR_LENGTH = 8;
+
 /**
- * A shortened form keeps what pairs and addresses the message (role, name, tool_call_id, call ids);
- * its content may be trimmed or replaced by a placeholder, and a manager may mark it in `metadata`.
+ * A shortened form keeps what pairs and addresses the message (role, name, tool_call_id, call ids); a
+ * manager may mark it in `metadata`. A tool result (or a call) is identified by its ids, so any content
+ * will do, a placeholder included (a placeholder has fewer tokens, not always fewer characters). Any
+ * other message must carry fewer bytes and keep the start or the end of its text: otherwise any user
+ * message would pass for a shortened form of another.
  */
 export function isShortenedForm(candidate: Message, original: Message): boolean {
   if (candidate.role !== original.role || candidate.name !== original.name) return false;
   if (candidate.role === "tool" && original.role === "tool" && candidate.tool_call_id !== original.tool_call_id) return false;
-  return isDeepEqual(callIds(candidate), callIds(original));
+  const ids = callIds(original);
+  if (!isDeepEqual(callIds(candidate), ids)) return false;
+  if (isDeepEqual(candidate.content, original.content)) return true;
+  if (candidate.role === "tool" || ids !== undefined) return true;
+  const shortened = textOf(candidate);
+  const text = textOf(original);
+  if (Buffer.byteLength(shortened) >= Buffer.byteLength(text)) return false;
+  const anchor = Math.min(ANCHOR_LENGTH, text.length);
+  return shortened.length >= anchor && (shortened.startsWith(text.slice(0, anchor)) || shortened.endsWith(text.slice(text.length - anchor)));
 }
 
 export function isEqualOrShortened(candidate: Message, original: Message): boolean {

@@ -63,6 +63,7 @@ export function expectWithinBudget(outcome: RequestOutcome): void {
   const counted = outcome.usage === undefined ? "counted with core's exact o200k_base counter" : "by the module's usage()";
   expectThat(tokens <= outcome.budget, `${where} returned a view of ${tokens} tokens (${counted}), over the budget`);
   if (outcome.usage !== undefined) {
+    expectThat(outcome.usage.tokens <= outcome.usage.budget, `${where}: usage() reports ${outcome.usage.tokens} tokens, over its own budget ${outcome.usage.budget}`);
     expectThat(outcome.usage.budget <= outcome.budget, `${where}: usage().budget is ${outcome.usage.budget}, above the requested budget`);
   }
 }

@@ -14,10 +14,14 @@ export interface PropertyContext {
 export interface ConformanceProperty<Input = unknown> {
   /** Stable kebab-case id, used by `only`, in reports and in counterexamples. */
   readonly name: string;
+  /** A short `should …` phrase, used as the test name. */
+  readonly title: string;
   /** The invariant in one sentence, as the README states it. */
   readonly invariant: string;
   /** Skipped (and reported as skipped) unless the manager has this capability. */
   readonly requires?: CapabilityName;
+  /** Why the property cannot run against this manager, beyond a missing `requires`; undefined when it can. */
+  skipReason?(context: PropertyContext): string | undefined;
   /** Share of the configured runs: properties that do much more work per run use fewer. Default 1. */
   readonly runsFactor?: number;
   arbitrary(context: PropertyContext): fc.Arbitrary<Input>;

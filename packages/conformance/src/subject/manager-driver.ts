@@ -1,6 +1,6 @@
 // Drives one manager through a session and records, per request, the view, the error and the events.
-import type { ContextManager, ContextUsage, Message } from "@ctxkit/core";
-import type { Session } from "../arbitraries/session-arbitrary.js";
+import type { ContextManager, ContextUsage, Message, RequestOptions } from "@ctxkit/core";
+import type { ProviderLimits, Session, ViewRequest } from "../arbitraries/session-arbitrary.js";
 import { countViewTokens } from "../checks/count-view-tokens.js";
 import type { ResolvedCapabilities } from "./capabilities.js";
 import type { RecordedEvent } from "./record-events.js";
@@ -10,6 +10,8 @@ export interface RequestOutcome {
   /** How many history messages had been added when the request was made. */
   readonly after: number;
   readonly budget: number;
+  /** The provider the request named instead of an explicit budget, if any. */
+  readonly provider?: ProviderLimits;
   /** The view, when the request returned one. */
   readonly view?: Message[];
   /** What the request threw, when it did. */
@@ -45,21 +47,24 @@ export class ManagerDriver {
     return this.eventsSince(mark).filter((recorded) => COMPACTION_EVENTS.has(recorded.event));
   }
 
-  async request(budget: number, after: number): Promise<RequestOutcome> {
+  /** Asks for a view with an explicit budget, or through a provider when the request names one. */
+  async request(request: Pick<ViewRequest, "budget" | "provider">, after: number): Promise<RequestOutcome> {
+    const { budget, provider } = request;
     const mark = this.eventMark();
     let view: Message[] | undefined;
     let error: unknown;
     let threw = false;
     try {
-      view = await this.manager.getMessagesForRequest({ tokenBudget: budget });
+      view = await this.manager.getMessagesForRequest(toRequestOptions(request));
     } catch (caught) {
       threw = true;
       error = caught;
     }
     const events = this.eventsSince(mark);
     const usage = this.capabilities.usage.enabled ? await this.readUsage() : undefined;
-    if (threw) return { after, budget, error, events, usage };
-    return { after, budget, view: view as Message[], events, usage };
+    const base = { after, budget, ...(provider === undefined ? {} : { provider }), events, usage };
+    if (threw) return { ...base, error };
+    return { ...base, view: view as Message[] };
   }
 
   async readUsage(): Promise<ContextUsage | undefined> {
@@ -76,10 +81,17 @@ export class ManagerDriver {
     let added = 0;
     for (const request of session.requests) {
       while (added < request.after) await this.manager.addMessage(given[added++]!);
-      outcomes.push(await this.request(request.budget, added));
+      outcomes.push(await this.request(request, added));
     }
     return { given, outcomes };
   }
+}
+
+/** Request options for a request: `tokenBudget`, or a provider advertising the request's limits. */
+export function toRequestOptions(request: Pick<ViewRequest, "budget" | "provider">): RequestOptions {
+  if (request.provider === undefined) return { tokenBudget: request.budget };
+  const { contextWindow, maxOutputTokens } = request.provider;
+  return { provider: { name: "ctxkit-conformance", getInfo: () => ({ defaults: { contextWindow, maxOutputTokens } }) } };
 }
 
 /** The view's tokens: the module's own figure when it reports one, otherwise core's exact count. */

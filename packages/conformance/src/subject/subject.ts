@@ -74,7 +74,7 @@ async function mountModule(module: ContextModuleLike, config: unknown): Promise<
   };
   if (!isContextManager(manager)) {
     await dispose();
-    throw new SubjectError("mount() registered no context manager at the coordinator's `context` mount point");
+    throw new SubjectError("mount() registered no context manager at `context`");
   }
   return { manager, events: recorder.events, dispose };
 }
@@ -97,5 +97,6 @@ export function resolveSubject(input: ConformanceSubject, options: SubjectOption
   if (typeof subject !== "function") {
     throw new TypeError("ctxkit-conformance: expected a factory () => ContextManager or a context module (meta, mount)");
   }
-  return { kind: "factory", create: () => callFactory(subject, options.subscribe) };
+  const factory = subject as ContextManagerFactory;
+  return { kind: "factory", create: () => callFactory(factory, options.subscribe) };
 }

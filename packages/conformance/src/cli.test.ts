@@ -1,0 +1,127 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { main } from "./cli.js";
+import type { ConformanceReport } from "./runner/report.js";
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const fixtures = path.join(packageRoot, "test", "__fixtures__");
+const contextSimpleSource = path.resolve(packageRoot, "..", "context-simple", "src", "index.ts");
+
+function createOutput(isTTY = false) {
+  const chunks: string[] = [];
+  return { chunks, text: () => chunks.join(""), write: (chunk: string) => chunks.push(chunk), isTTY };
+}
+
+async function run(argv: string[]) {
+  const stdout = createOutput();
+  const stderr = createOutput();
+  const code = await main(argv, { stdout, stderr, cwd: packageRoot });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe("ctxkit-conformance main()", () => {
+  it("should pass context-simple, print a line per check with runs and time, and exit 0", async () => {
+    const { code, stdout } = await run([contextSimpleSource, "--runs", "5", "--seed", "3"]);
+    expect(stdout).toContain("ctxkit conformance: context-simple (module), seed 3, 5 runs per property");
+    expect(stdout).toMatch(/pass {2}pairing +5 runs +\d+ms/);
+    expect(stdout).toContain("capabilities: compact yes, recoverOverflow yes, usage yes, events yes");
+    expect(stdout).toMatch(/PASSED: context-simple: 20 passed, 0 failed, 0 skipped/);
+    expect(code).toBe(0);
+  });
+
+  it("should print a broken module's counterexample and replay command, and exit 1", async () => {
+    const modulePath = path.join(fixtures, "drops-system-message.ts");
+    const { code, stdout } = await run([modulePath, "--runs", "50", "--seed", "1", "--only", "preservation,budget"]);
+    expect(stdout).toMatch(/FAIL {2}preservation/);
+    expect(stdout).toMatch(/pass {2}budget/);
+    expect(stdout).toContain('"role": "system"');
+    expect(stdout).toMatch(new RegExp(`Replay: ctxkit-conformance ${modulePath.replace(/[.\\/]/g, "\\$&")} --only preservation --seed 1 --path [\\d:]+`));
+    expect(code).toBe(1);
+  });
+
+  it("should replay one counterexample from its seed and path", async () => {
+    const modulePath = path.join(fixtures, "drops-system-message.ts");
+    const first = await run([modulePath, "--runs", "50", "--seed", "1", "--only", "preservation", "--json"]);
+    const { counterexample } = (JSON.parse(first.stdout) as ConformanceReport).checks[0]!;
+    const replay = await run([modulePath, "--seed", "1", "--only", "preservation", "--path", counterexample!.path, "--json"]);
+    const replayed = (JSON.parse(replay.stdout) as ConformanceReport).checks[0]!;
+    expect(replayed.status).toBe("fail");
+    expect(replayed.counterexample?.input).toEqual(counterexample?.input);
+  });
+
+  it("should write a parseable JSON report with --json", async () => {
+    const { code, stdout } = await run([path.join(fixtures, "mounts-nothing.mjs"), "--json", "--runs", "2"]);
+    const report = JSON.parse(stdout) as ConformanceReport;
+    expect(report).toMatchObject({ subject: "mounts-nothing", passed: false });
+    expect(report.checks.find((check) => check.name === "mount-registers-manager")?.status).toBe("fail");
+    expect(code).toBe(1);
+  });
+
+  it("should report a module it cannot load as a failed load check", async () => {
+    const { code, stdout } = await run(["./no-such-module.js"]);
+    expect(stdout).toMatch(/FAIL {2}load/);
+    expect(code).toBe(1);
+  });
+
+  it("should check several modules in turn and fail if any fails", async () => {
+    const { code, stdout } = await run([contextSimpleSource, path.join(fixtures, "mounts-nothing.mjs"), "--runs", "2", "--json"]);
+    const reports = JSON.parse(stdout) as ConformanceReport[];
+    expect(reports.map((report) => [report.subject, report.passed])).toEqual([
+      ["context-simple", true],
+      ["mounts-nothing", false],
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it("should show progress on a terminal only", async () => {
+    const stdout = createOutput();
+    const stderr = createOutput(true);
+    await main([contextSimpleSource, "--runs", "3", "--only", "pairing"], { stdout, stderr, cwd: packageRoot });
+    expect(stderr.text()).toMatch(/pairing/);
+    expect(stderr.text()).toContain("\r\u001b[K");
+  });
+
+  it("should exit 2 on an unknown check name rather than pass vacuously", async () => {
+    const { code, stderr } = await run([contextSimpleSource, "--only", "pairing,pairng"]);
+    expect(stderr).toMatch(/Unknown check\(s\): pairng\. Known checks: meta, .*pairing/);
+    expect(code).toBe(2);
+  });
+
+  describe("usage errors", () => {
+    it.each([
+      [[], /name at least one module/],
+      [["x", "--bogus"], /unknown option --bogus/],
+      [["x", "--runs", "0"], /--runs needs an integer of at least 1/],
+      [["x", "--path", "1:2"], /--path replays one property/],
+      [["x", "--config", "{oops"], /--config needs JSON/],
+    ])("should exit 2 with the usage for %j", async (argv, message) => {
+      const { code, stderr } = await run(argv);
+      expect(stderr).toMatch(message);
+      expect(stderr).toContain("Usage: ctxkit-conformance <module…> [options]");
+      expect(code).toBe(2);
+    });
+  });
+});
+
+// The built CLI as a real child process, exactly as `pnpm start` runs it.
+const builtCli = path.join(packageRoot, "dist", "cli.js");
+const isBuilt = [builtCli, path.resolve(packageRoot, "../core/dist/index.js"), path.resolve(packageRoot, "../context-simple/dist/index.js")].every((file) => existsSync(file));
+const skipReason = isBuilt ? "" : " (skipped: run `pnpm build` first, there is no dist to run)";
+
+describe(`the built ctxkit-conformance binary${skipReason}`, () => {
+  it.skipIf(!isBuilt)("should exit 0 on the context-simple folder and print a JSON report", () => {
+    const child = spawnSync(process.execPath, [builtCli, "../context-simple", "--runs", "5", "--json"], { cwd: packageRoot, encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect((JSON.parse(child.stdout) as ConformanceReport).passed).toBe(true);
+    expect(child.status).toBe(0);
+  });
+
+  it.skipIf(!isBuilt)("should exit 1 on a module that mounts nothing", () => {
+    const child = spawnSync(process.execPath, [builtCli, "test/__fixtures__/mounts-nothing.mjs", "--runs", "2"], { cwd: packageRoot, encoding: "utf8" });
+    expect(child.stdout).toMatch(/FAIL {2}mount-registers-manager/);
+    expect(child.status).toBe(1);
+  });
+});

@@ -1,0 +1,36 @@
+// @ctxkit/conformance: prove that a context module keeps the ctxkit contract.
+
+export { messageTextArbitrary, type TextArbitraryOptions } from "./arbitraries/text-arbitrary.js";
+export { contentArbitrary, instructionArbitrary, userMessageArbitrary, assistantTextArbitrary } from "./arbitraries/message-arbitraries.js";
+export {
+  toolOutputArbitrary,
+  toolCallIdArbitrary,
+  toolCallsArbitrary,
+  toolUnitArbitrary,
+  HUGE_OUTPUT_MINIMUM,
+  type ToolOutputOptions,
+  type GeneratedCall,
+} from "./arbitraries/tool-unit-arbitraries.js";
+export { danglingCallArbitrary, orphanResultArbitrary, nonAdjacentResultArbitrary } from "./arbitraries/broken-arbitraries.js";
+export { historyArbitrary, segmentArbitrary, type HistoryArbitraryOptions } from "./arbitraries/history-arbitrary.js";
+export { budgetArbitrary, type BudgetArbitraryOptions } from "./arbitraries/budget-arbitrary.js";
+export { invalidMessageArbitrary, INVALID_MESSAGES, type InvalidMessage } from "./arbitraries/invalid-message-arbitrary.js";
+export { sessionArbitrary, type Session, type SessionArbitraryOptions, type ViewRequest } from "./arbitraries/session-arbitrary.js";
+
+export { CONFORMANCE_PROPERTIES } from "./properties/all-properties.js";
+export type { ConformanceProperty, PropertyContext } from "./properties/property.js";
+export { PropertyViolation } from "./checks/violation.js";
+
+export {
+  runConformance,
+  DEFAULT_RUNS,
+  DEFAULT_CONCURRENT_ADDS,
+  type ConformanceOptions,
+  type ProgressEvent,
+} from "./runner/run-conformance.js";
+export { replayCounterexample } from "./runner/replay-counterexample.js";
+export { formatReport, formatCounterexample, type FormatOptions } from "./runner/format-report.js";
+export type { ConformanceReport, CheckResult, CheckStatus, Counterexample } from "./runner/report.js";
+
+export type { ConformanceSubject, ContextManagerFactory, ContextModuleLike, SubscribeToEvents, ContextEventListenerLike } from "./subject/subject.js";
+export type { CapabilityName, CapabilityFlags } from "./subject/capabilities.js";

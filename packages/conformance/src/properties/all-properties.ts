@@ -1,0 +1,34 @@
+// Every property the kit checks, in the order of DESIGN.md's invariants, then the optional capabilities.
+import { budgetProperty } from "./budget.js";
+import { clearProperty } from "./clear.js";
+import { compactProperty } from "./compact.js";
+import { concurrencyProperty } from "./concurrency.js";
+import { eventsProperty } from "./events.js";
+import { nonDestructiveProperty } from "./non-destructive.js";
+import { orderProperty } from "./order.js";
+import { pairingProperty } from "./pairing.js";
+import { preservationProperty } from "./preservation.js";
+import { prefixStabilityProperty } from "./prefix-stability.js";
+import type { ConformanceProperty } from "./property.js";
+import { recoverOverflowProperty } from "./recover-overflow.js";
+import { resumeProperty } from "./resume.js";
+import { usageProperty } from "./usage.js";
+import { validationProperty } from "./validation.js";
+
+// Method parameters are bivariant, so each property's own input type widens to `unknown` here.
+export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
+  pairingProperty,
+  orderProperty,
+  nonDestructiveProperty,
+  budgetProperty,
+  preservationProperty,
+  prefixStabilityProperty,
+  resumeProperty,
+  clearProperty,
+  validationProperty,
+  concurrencyProperty,
+  eventsProperty,
+  compactProperty,
+  recoverOverflowProperty,
+  usageProperty,
+];

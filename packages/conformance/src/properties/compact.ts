@@ -1,0 +1,45 @@
+// compact(): a forced, committed compaction that fits the budget and leaves the history alone.
+import type { CompactResult, ContextManager, RequestOptions } from "@ctxkit/core";
+import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
+import { isBudgetErrorLike } from "../checks/error-kinds.js";
+import { expectValidView } from "../checks/view-checks.js";
+import { describeError, expectThat, preview, PropertyViolation } from "../checks/violation.js";
+import { expectStoredHistory } from "./history-checks.js";
+import { defineProperty, withManager } from "./property.js";
+
+type Compacting = ContextManager & { compact(options?: RequestOptions): Promise<CompactResult> };
+
+export const compactProperty = defineProperty({
+  name: "compact",
+  title: "should compact on demand, within the budget, and commit it",
+  invariant:
+    "compact() returns tokensAfter ≤ tokensBefore and ≤ the budget (or throws a justified ContextBudgetError), leaves the history unchanged, and the next view is valid and no larger than tokensAfter.",
+  requires: "compact",
+  arbitrary: () => sessionArbitrary({ broken: true, maxEarlyRequests: 2 }),
+  async check(session, context) {
+    await withManager(context, async (driver) => {
+      await driver.walk(session);
+      const budget = session.requests.at(-1)!.budget;
+      const where = `compact({ tokenBudget: ${budget} }) after ${session.history.length} message(s)`;
+      let result: CompactResult;
+      try {
+        result = await (driver.manager as Compacting).compact({ tokenBudget: budget });
+      } catch (error) {
+        if (!isBudgetErrorLike(error)) throw new PropertyViolation(`${where} threw ${describeError(error)}`);
+        expectThat(error.required > error.budget, `${where} threw ContextBudgetError with required ${error.required} ≤ budget ${error.budget}`);
+        await expectStoredHistory(driver, session.history, where);
+        return;
+      }
+      expectThat(typeof result?.tokensAfter === "number" && typeof result.tokensBefore === "number", () => `${where} returned ${preview(result)}, not a CompactResult`);
+      expectThat(result.tokensAfter <= budget, `${where} left ${result.tokensAfter} tokens, over the budget`);
+      expectThat(result.tokensAfter <= result.tokensBefore, `${where} grew the view from ${result.tokensBefore} to ${result.tokensAfter} tokens`);
+      await expectStoredHistory(driver, session.history, where);
+      const next = await driver.request({ budget }, session.history.length);
+      expectValidView(next, session.history, `the request right after ${where}`);
+      if (next.usage !== undefined && next.view !== undefined) {
+        // Committed: with nothing added since, the next view builds on the compaction instead of undoing it.
+        expectThat(next.usage.tokens <= result.tokensAfter, `the view right after ${where} has ${next.usage.tokens} tokens, more than the compaction's tokensAfter ${result.tokensAfter}`);
+      }
+    });
+  },
+});

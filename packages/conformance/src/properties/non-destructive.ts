@@ -1,0 +1,65 @@
+// Invariant 3: views never rewrite the history, and nothing a caller does to its values reaches the manager.
+import { isDeepEqual } from "../checks/deep-equal.js";
+import { expectSameHistory } from "../checks/expect-same-history.js";
+import { describeRequest } from "../checks/view-checks.js";
+import { expectThat, preview } from "../checks/violation.js";
+import { sessionArbitrary, type Session } from "../arbitraries/session-arbitrary.js";
+import type { ManagerDriver, RequestOutcome } from "../subject/manager-driver.js";
+import { isSameOutcome, previewOutcome } from "./outcome-equality.js";
+import { defineProperty, withManager } from "./property.js";
+import { scribbleOnArray, scribbleOnMessage } from "./scribble.js";
+
+/**
+ * Walks the session while scribbling on everything: half of the caller's messages right after they are
+ * added (the other half must stay untouched by the manager), every returned view and history array.
+ */
+async function walkCarelessly(session: Session, driver: ManagerDriver): Promise<RequestOutcome[]> {
+  const given = structuredClone(session.history);
+  const outcomes: RequestOutcome[] = [];
+  let added = 0;
+  for (const request of session.requests) {
+    while (added < request.after) {
+      const index = added++;
+      await driver.manager.addMessage(given[index]!);
+      expectThat(isDeepEqual(given[index], session.history[index]), () => `addMessage changed the caller's message ${index}: ${preview(given[index])}`);
+      expectThat(!Object.isFrozen(given[index]), `addMessage froze the caller's message ${index}; the manager must freeze a copy`);
+      if (index % 2 === 0) scribbleOnMessage(given[index]);
+    }
+    const outcome = await driver.request(request, added);
+    // Deep snapshot before scribbling, so the comparison with the control instance sees what was returned.
+    outcomes.push({ ...outcome, ...(outcome.view === undefined ? {} : { view: structuredClone(outcome.view) }) });
+    if (outcome.view !== undefined) scribbleOnArray(outcome.view);
+    const history = await driver.manager.getMessages();
+    expectSameHistory(history, session.history.slice(0, added), `after ${describeRequest(outcome)}`);
+    scribbleOnArray(history);
+  }
+  given.forEach((message, index) => {
+    if (index % 2 === 0) return;
+    expectThat(isDeepEqual(message, session.history[index]), () => `the caller's message ${index} was mutated after it was added: ${preview(message)}`);
+    expectThat(!Object.isFrozen(message), `the caller's message ${index} was frozen after it was added`);
+  });
+  return outcomes;
+}
+
+export const nonDestructiveProperty = defineProperty({
+  name: "non-destructive",
+  title: "should never rewrite the history or the caller's objects",
+  invariant:
+    "getMessages() always returns every message added, equal to what was given and in order, whatever views were built; the caller's objects are never mutated, and mutating or freezing anything the caller gave or got back changes no later result.",
+  arbitrary: () => sessionArbitrary({ broken: true }),
+  async check(session, context) {
+    const control = await withManager(context, async (driver) => (await driver.walk(session)).outcomes);
+    await withManager(context, async (driver) => {
+      const outcomes = await walkCarelessly(session, driver);
+      outcomes.forEach((outcome, index) => {
+        expectThat(
+          isSameOutcome(outcome, control[index]!),
+          () =>
+            `${describeRequest(outcome)} differs from an untouched instance's after the caller scribbled on earlier values: ` +
+            `got ${previewOutcome(outcome)}, expected ${previewOutcome(control[index]!)}`,
+        );
+      });
+      expectSameHistory(await driver.manager.getMessages(), session.history, "at the end");
+    });
+  },
+});

@@ -1,0 +1,27 @@
+// Replays a pasted counterexample against a subject, so a failure becomes a plain regression test.
+import { describeError, PropertyViolation } from "../checks/violation.js";
+import { CONFORMANCE_PROPERTIES } from "../properties/all-properties.js";
+import { resolveSubject, unwrapDefaultExport, type ConformanceSubject } from "../subject/subject.js";
+import type { Counterexample } from "./report.js";
+import { DEFAULT_CONCURRENT_ADDS, probeCapabilities, type ConformanceOptions } from "./run-conformance.js";
+
+/**
+ * Runs one property's check on the counterexample's input, once. Resolves when the invariant holds
+ * and rejects with the violation otherwise, so `await replayCounterexample(...)` is a whole test.
+ */
+export async function replayCounterexample(
+  input: ConformanceSubject,
+  counterexample: Pick<Counterexample, "property" | "input">,
+  options: Pick<ConformanceOptions, "capabilities" | "config" | "subscribe" | "concurrentAdds"> = {},
+): Promise<void> {
+  const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample.property);
+  if (property === undefined) throw new RangeError(`No conformance property is named "${counterexample.property}"`);
+  const subject = resolveSubject(unwrapDefaultExport(input) as ConformanceSubject, { config: options.config ?? {}, subscribe: options.subscribe });
+  const capabilities = await probeCapabilities(subject, options.capabilities);
+  try {
+    await property.check(counterexample.input, { subject, capabilities, concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS });
+  } catch (error) {
+    if (error instanceof PropertyViolation) throw error;
+    throw new PropertyViolation(`${counterexample.property}: the manager threw ${describeError(error)}`);
+  }
+}

@@ -1,0 +1,53 @@
+// The framework-free report: one result per check, with a pasteable counterexample for each failure.
+import type { CapabilityName } from "../subject/capabilities.js";
+
+export type CheckStatus = "pass" | "fail" | "skip";
+
+/** Everything needed to reproduce a failure: replay it with `seed` and `path`, or paste `input` into a test. */
+export interface Counterexample {
+  /** The property that failed. */
+  readonly property: string;
+  readonly seed: number;
+  /** fast-check's path to the shrunk case; with `seed`, replays it directly. */
+  readonly path: string;
+  /** How many times fast-check shrank the first failing input to reach this one. */
+  readonly shrinks: number;
+  /** The minimal failing input: a session (history and requests), or the property's own record. */
+  readonly input: unknown;
+}
+
+export interface CheckResult {
+  /** Stable kebab-case id, e.g. `pairing` or `mount-registers-manager`. */
+  readonly name: string;
+  readonly kind: "structural" | "property";
+  /** The invariant or requirement in one sentence. */
+  readonly description: string;
+  readonly status: CheckStatus;
+  readonly durationMs: number;
+  /** Generated cases run, for properties (including the shrinking runs after a failure). */
+  readonly runs?: number;
+  /** Why it failed or was skipped. */
+  readonly reason?: string;
+  readonly counterexample?: Counterexample;
+}
+
+export interface ConformanceReport {
+  /** The module's `meta.name`, or the name given in the options. */
+  readonly subject: string;
+  readonly kind: "module" | "factory";
+  readonly seed: number;
+  /** Runs per property, before each property's own factor. */
+  readonly runs: number;
+  /** Which optional capabilities were tested. */
+  readonly capabilities: Record<CapabilityName, boolean>;
+  readonly checks: readonly CheckResult[];
+  readonly passed: boolean;
+  readonly counts: Readonly<Record<CheckStatus, number>>;
+  readonly durationMs: number;
+}
+
+export function summarizeChecks(checks: readonly CheckResult[]): Record<CheckStatus, number> {
+  const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, skip: 0 };
+  for (const check of checks) counts[check.status] += 1;
+  return counts;
+}

@@ -1,0 +1,73 @@
+// Runs one property with fast-check: seeded, shrunk, and turned into a CheckResult.
+import fc from "fast-check";
+import { describeError, PropertyViolation } from "../checks/violation.js";
+import type { ConformanceProperty, PropertyContext } from "../properties/property.js";
+import type { CheckResult } from "./report.js";
+
+export interface PropertyRunOptions {
+  readonly runs: number;
+  readonly seed: number;
+  /** Replays one case: the `path` of a counterexample, with its seed. */
+  readonly path?: string | undefined;
+  /** Longest time one run may take before it counts as a failure (a hung manager). */
+  readonly timeoutMs: number;
+  /** Called before each run, with whether fast-check is shrinking a failure. */
+  readonly onRun?: ((run: number, total: number, shrinking: boolean) => void) | undefined;
+}
+
+/** How many runs a property gets: its share of the configured runs, at least one. */
+export function runsFor(property: ConformanceProperty, runs: number): number {
+  return Math.max(1, Math.round(runs * (property.runsFactor ?? 1)));
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof PropertyViolation) return error.message;
+  if (error instanceof Error && /timeout/i.test(error.message)) return `a run did not finish in time: ${error.message}`;
+  return `the manager threw ${describeError(error)}`;
+}
+
+export async function runProperty(property: ConformanceProperty, context: PropertyContext, options: PropertyRunOptions): Promise<CheckResult> {
+  const started = performance.now();
+  const total = runsFor(property, options.runs);
+  let run = 0;
+  let shrinking = false;
+  const predicate = fc.asyncProperty(property.arbitrary(context), async (input) => {
+    options.onRun?.(++run, total, shrinking);
+    try {
+      await property.check(input, context);
+    } catch (error) {
+      shrinking = true;
+      throw error;
+    }
+  });
+  let details: Awaited<ReturnType<typeof fc.check<[unknown]>>>;
+  try {
+    details = await fc.check(predicate, {
+      numRuns: total,
+      seed: options.seed,
+      ...(options.path === undefined ? {} : { path: options.path }),
+      timeout: options.timeoutMs,
+    });
+  } catch (error) {
+    // fast-check itself rejects a path that does not lead to a case of this property's arbitrary.
+    const reason = `could not run: ${describeError(error)}`;
+    return { name: property.name, kind: "property", description: property.invariant, runs: run, durationMs: performance.now() - started, status: "fail", reason };
+  }
+  const base = { name: property.name, kind: "property" as const, description: property.invariant, runs: run, durationMs: performance.now() - started };
+  if (!details.failed) return { ...base, status: "pass" };
+  if (details.counterexample === null) {
+    return { ...base, status: "fail", reason: details.interrupted ? "interrupted before any failure" : "fast-check gave up generating inputs" };
+  }
+  return {
+    ...base,
+    status: "fail",
+    reason: describeFailure(details.errorInstance),
+    counterexample: {
+      property: property.name,
+      seed: details.seed,
+      path: details.counterexamplePath,
+      shrinks: details.numShrinks,
+      input: details.counterexample[0],
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// @ctxkit/conformance/vitest: the whole conformance suite as vitest tests, in one call.
+import { describe, it } from "vitest";
+import { CONFORMANCE_PROPERTIES } from "./properties/all-properties.js";
+import type { PropertyContext } from "./properties/property.js";
+import { formatFailure } from "./runner/format-report.js";
+import type { CheckResult } from "./runner/report.js";
+import {
+  createSeed,
+  DEFAULT_CONCURRENT_ADDS,
+  DEFAULT_RUNS,
+  DEFAULT_TIMEOUT_MS,
+  findSkipReason,
+  probeCapabilities,
+  type ConformanceOptions,
+} from "./runner/run-conformance.js";
+import { runProperty, runsFor } from "./runner/run-property.js";
+import { listStructuralChecks, runStructuralCheck } from "./runner/structural-checks.js";
+import type { ResolvedCapabilities } from "./subject/capabilities.js";
+import { resolveSubject, unwrapDefaultExport, type ConformanceSubject, type ContextManagerFactory, type ContextModuleLike } from "./subject/subject.js";
+
+export interface DescribeContextManagerOptions extends Omit<ConformanceOptions, "onProgress" | "name"> {
+  /** Longest one vitest test (one property, shrinking included) may take. Default 300 s. */
+  readonly testTimeoutMs?: number;
+}
+
+/** Reads the replay settings a failure message suggests, so a failing case reruns without editing code. */
+function readEnvironment(): Pick<ConformanceOptions, "runs" | "seed" | "path" | "only"> {
+  const environment = typeof process === "undefined" ? {} : process.env;
+  const number = (value: string | undefined) => (value === undefined || value === "" ? undefined : Number(value));
+  const runs = number(environment["CTXKIT_CONFORMANCE_RUNS"]);
+  const seed = number(environment["CTXKIT_CONFORMANCE_SEED"]);
+  const path = environment["CTXKIT_CONFORMANCE_PATH"];
+  const only = environment["CTXKIT_CONFORMANCE_ONLY"];
+  return {
+    ...(runs === undefined ? {} : { runs }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(path === undefined || path === "" ? {} : { path }),
+    ...(only === undefined || only === "" ? {} : { only: only.split(",") }),
+  };
+}
+
+function failureMessage(result: CheckResult): string {
+  const replay =
+    result.counterexample === undefined
+      ? ""
+      : `\n\nReplay: CTXKIT_CONFORMANCE_ONLY=${result.name} CTXKIT_CONFORMANCE_SEED=${result.counterexample.seed} ` +
+        `CTXKIT_CONFORMANCE_PATH=${result.counterexample.path} vitest run <this file>, ` +
+        `or paste the JSON into replayCounterexample(subject, counterexample) from @ctxkit/conformance.`;
+  return formatFailure(result) + replay;
+}
+
+/**
+ * Registers the conformance suite for a module (or a factory of fresh managers) in vitest: one test per
+ * structural check and per property. Properties the manager cannot run (a missing optional capability,
+ * events that cannot be observed) are registered as skipped, with the reason in their name.
+ * Environment overrides: CTXKIT_CONFORMANCE_RUNS, _SEED, _ONLY (comma-separated), _PATH.
+ */
+export function describeContextManager(name: string, input: ConformanceSubject, options: DescribeContextManagerOptions = {}): void {
+  const settings = { ...options, ...readEnvironment() };
+  const subject = unwrapDefaultExport(input) as ContextModuleLike | ContextManagerFactory;
+  const config = settings.config ?? {};
+  const seed = settings.seed ?? createSeed();
+  const runs = settings.runs ?? DEFAULT_RUNS;
+  const timeout = settings.testTimeoutMs ?? 300_000;
+  const isSelected = (checkName: string) => settings.only === undefined || settings.only.includes(checkName);
+
+  describe(`${name} keeps the ctxkit contract`, async () => {
+    describe("structure", () => {
+      for (const check of listStructuralChecks(subject, config)) {
+        if (!isSelected(check.name)) continue;
+        it(`should pass: ${check.description}`, async () => {
+          const result = await runStructuralCheck(check);
+          if (result.status === "fail") throw new Error(`${check.name}: ${result.reason}`);
+        });
+      }
+    });
+
+    const resolved = resolveSubject(subject, { config, subscribe: settings.subscribe });
+    let capabilities: ResolvedCapabilities | undefined;
+    let probeError = "";
+    try {
+      capabilities = await probeCapabilities(resolved, settings.capabilities);
+    } catch (error) {
+      probeError = error instanceof Error ? error.message : String(error);
+    }
+
+    describe("properties", () => {
+      for (const property of CONFORMANCE_PROPERTIES) {
+        if (!isSelected(property.name)) continue;
+        if (capabilities === undefined) {
+          it.skip(`${property.title} (${property.name}) — skipped: no manager to test: ${probeError}`, () => {});
+          continue;
+        }
+        const context: PropertyContext = { subject: resolved, capabilities, concurrentAdds: settings.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS };
+        const missing = property.requires === undefined ? undefined : capabilities[property.requires];
+        if (missing?.missing === true) {
+          it(`${property.title} (${property.name})`, () => {
+            throw new Error(`${property.name}: ${missing.reason}`);
+          });
+          continue;
+        }
+        const skipReason = findSkipReason(property, context);
+        if (skipReason !== undefined) {
+          it.skip(`${property.title} (${property.name}) — skipped: ${skipReason}`, () => {});
+          continue;
+        }
+        it(
+          `${property.title} (${property.name}, ${runsFor(property, runs)} runs)`,
+          async () => {
+            const result = await runProperty(property, context, {
+              runs,
+              seed,
+              path: settings.path,
+              timeoutMs: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+            });
+            if (result.status === "fail") throw new Error(failureMessage(result));
+          },
+          timeout,
+        );
+      }
+    });
+  });
+}

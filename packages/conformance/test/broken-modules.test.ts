@@ -1,0 +1,104 @@
+import type { Message } from "@ctxkit/core";
+import { describe, expect, it } from "vitest";
+import * as contextSimple from "../../context-simple/src/index.js";
+import { PropertyViolation, replayCounterexample, runConformance } from "../src/index.js";
+import * as broken from "./__fixtures__/broken-modules.js";
+
+const cases = [
+  { flaw: "splits a tool pair", module: broken.splitsToolPair, property: "pairing" },
+  { flaw: "drops a parallel call's sibling result", module: broken.dropsParallelSibling, property: "pairing" },
+  { flaw: "mutates the stored history during compaction", module: broken.mutatesHistoryDuringCompaction, property: "non-destructive" },
+  { flaw: "reorders messages", module: broken.reordersMessages, property: "order" },
+  { flaw: "overshoots the budget", module: broken.overshootsBudget, property: "budget" },
+  { flaw: "drops the system message", module: broken.dropsSystemMessage, property: "preservation" },
+  { flaw: "loses a message under concurrent adds", module: broken.losesConcurrentAdds, property: "concurrency" },
+  { flaw: "rewrites the start of every view", module: broken.rewritesViewPrefix, property: "prefix-stability" },
+  { flaw: "drops the oldest message on resume", module: broken.dropsOldestOnResume, property: "resume" },
+  { flaw: "ignores clear()", module: broken.ignoresClear, property: "clear" },
+  { flaw: "swallows invalid messages", module: broken.swallowsInvalidMessages, property: "validation" },
+  { flaw: "compacts without announcing it", module: broken.compactsSilently, property: "events" },
+  { flaw: "compacts for twice the budget", module: broken.compactsForTwiceTheBudget, property: "compact" },
+  { flaw: "recovers from an overflow with the same view", module: broken.recoversWithTheSameView, property: "recover-overflow" },
+  { flaw: "under-reports its usage", module: broken.underReportsUsage, property: "usage" },
+];
+
+const structuralCases = [
+  { flaw: "says it is a strategy module", module: broken.wrongMeta, check: "meta" },
+  { flaw: "accepts unknown config keys", module: broken.acceptsUnknownConfig, check: "config-schema" },
+  { flaw: "mounts nothing", module: broken.mountsNothing, check: "mount-registers-manager" },
+  { flaw: "announces no events", module: broken.compactsSilently, check: "events-contributor" },
+  { flaw: "cannot be cleaned up twice", module: broken.cleanupFailsTwice, check: "cleanup" },
+];
+
+/** The message lists of a property's input: `history`, and `before`/`after` or `concurrent` for some. */
+function messageListsOf(input: unknown): Record<string, Message[]> {
+  return Object.fromEntries(Object.entries(input as Record<string, unknown>).filter((entry): entry is [string, Message[]] => Array.isArray(entry[1]) && entry[0] !== "requests"));
+}
+
+describe("the kit on deliberately broken modules", () => {
+  for (const { flaw, module, property } of cases) {
+    it(`should fail the module that ${flaw} on ${property}, with a shrunk counterexample that replays`, async () => {
+      const report = await runConformance(module, { only: [property], runs: 100, seed: 1 });
+      const check = report.checks.find((candidate) => candidate.name === property);
+      expect(report.passed).toBe(false);
+      expect(check?.status).toBe("fail");
+      const counterexample = check!.counterexample!;
+      expect(counterexample).toMatchObject({ property, seed: 1 });
+      expect(counterexample.path).toMatch(/^\d+(:\d+)*$/);
+      // Shrunk: a few small messages (the concurrency property always adds its 50, each tiny).
+      for (const [name, messages] of Object.entries(messageListsOf(counterexample.input))) {
+        if (name !== "concurrent") expect(messages.length, name).toBeLessThanOrEqual(4);
+        for (const message of messages) expect(JSON.stringify(message).length, name).toBeLessThan(400);
+      }
+      // Pasted as JSON into a test, the counterexample fails the broken module and passes context-simple.
+      const pasted = JSON.parse(JSON.stringify(counterexample)) as typeof counterexample;
+      await expect(replayCounterexample(module, pasted)).rejects.toThrow(PropertyViolation);
+      await expect(replayCounterexample(contextSimple, pasted)).resolves.toBeUndefined();
+    });
+  }
+
+  for (const { flaw, module, check } of structuralCases) {
+    it(`should fail the module that ${flaw} on the structural check ${check}`, async () => {
+      const report = await runConformance(module, { only: [check], runs: 1, seed: 1 });
+      expect(report.checks).toMatchObject([{ name: check, status: "fail" }]);
+    });
+  }
+
+  it("should skip the properties of a module that mounts nothing", async () => {
+    const report = await runConformance(broken.mountsNothing, { runs: 5, seed: 1 });
+    const failed = report.checks.filter((check) => check.status === "fail").map((check) => check.name);
+    expect(failed).toContain("mount-registers-manager");
+    expect(report.checks.filter((check) => check.kind === "property").every((check) => check.status === "skip")).toBe(true);
+    expect(report.passed).toBe(false);
+  });
+});
+
+describe("the kit on context-simple", () => {
+  it("should pass every structural check and property, optional capabilities included", async () => {
+    const report = await runConformance(contextSimple, { runs: 50, seed: 1 });
+    expect(report.checks.filter((check) => check.status !== "pass")).toEqual([]);
+    expect(report.capabilities).toEqual({ compact: true, recoverOverflow: true, usage: true, events: true });
+    expect(report.checks.map((check) => check.name)).toEqual([
+      "meta",
+      "mount-function",
+      "config-schema",
+      "mount-registers-manager",
+      "events-contributor",
+      "cleanup",
+      "pairing",
+      "order",
+      "non-destructive",
+      "budget",
+      "preservation",
+      "prefix-stability",
+      "resume",
+      "clear",
+      "validation",
+      "concurrency",
+      "events",
+      "compact",
+      "recover-overflow",
+      "usage",
+    ]);
+  });
+});
