@@ -34,9 +34,25 @@ export function isProtectedEntry(view: ViewDraft, index: number, protectFirst: n
   const isFixed = isInstruction(entry.message) || isPinned(entry.message);
   const isProtectedPrefix = entry.source.kind === "history" && entry.source.index < protectFirst;
   return {
-    canDrop: !isFixed && !isProtectedPrefix && index < view.currentTurnStart,
+    canDrop: !isFixed && !isProtectedPrefix && index < view.currentTurnStart && !standsForCurrentTurn(view, entry),
     canAlter: !isFixed && index !== view.latestUserIndex,
   };
+}
+
+/**
+ * Whether a synthetic entry (a summary) stands for messages of the current turn, which may be
+ * shortened but never dropped: dropping the summary would drop them. A summary declares what it
+ * covers in `metadata.ctxkit.summary.coveredThrough`, the last history index it stands for.
+ */
+function standsForCurrentTurn(view: ViewDraft, entry: ViewEntry): boolean {
+  if (entry.source.kind !== "synthetic") return false;
+  const summary = entry.message.metadata?.ctxkit?.["summary"] as { coveredThrough?: unknown } | undefined;
+  if (typeof summary?.coveredThrough !== "number") return false;
+  for (let position = view.currentTurnStart; position < view.entries.length; position += 1) {
+    const source = view.entries[position]!.source;
+    if (source.kind === "history") return summary.coveredThrough >= source.index;
+  }
+  return false;
 }
 
 /** A unit is kept or dropped whole, so it may be dropped only when every entry in it may be. */

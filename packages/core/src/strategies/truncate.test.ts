@@ -13,6 +13,7 @@ import {
 } from "../../test/strategy-context.js";
 import { ContextConfigError } from "../errors.js";
 import type { Message } from "../messages/message.js";
+import { createViewDraft } from "../pipeline/view-draft.js";
 import { truncate } from "./truncate.js";
 
 const conversation: Message[] = [
@@ -97,5 +98,18 @@ describe("truncate", () => {
     it("should reject a negative protectFirst", () => {
       expect(() => truncate({ protectFirst: -1 })).toThrow(ContextConfigError);
     });
+  });
+});
+
+describe("truncate and summaries", () => {
+  it("should drop older units before a summary, and the summary only when nothing else is left", async () => {
+    const summary = { message: { role: "user", content: "<summary>\nearlier work\n</summary>", metadata: { ctxkit: { source: "summary" } } }, tokens: 50, source: { kind: "synthetic", origin: "summary" } } as const;
+    const entry = (index: number, content: string) => ({ message: { role: "assistant", content } as const, tokens: 50, source: { kind: "history", index } as const });
+    const latest = { message: { role: "user", content: "now" } as const, tokens: 10, source: { kind: "history", index: 9 } as const };
+    const view = createViewDraft([summary, entry(5, "a"), entry(6, "b"), latest]);
+    const gentle = await truncate().apply(view, createTestContext({ target: 70 }));
+    expect(gentle.view.entries.map((kept) => kept.message.content)).toEqual([summary.message.content, "now"]);
+    const hard = await truncate().apply(view, createTestContext({ target: 20 }));
+    expect(hard.view.entries.map((kept) => kept.message.content)).toEqual(["now"]);
   });
 });

@@ -1,6 +1,8 @@
 // truncate: drops the oldest whole units that invariant 5 and `protectFirst` allow to be dropped.
 import { ContextConfigError } from "../errors.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+
+const isSummaryEntry = (entry: ViewEntry): boolean => entry.source.kind === "synthetic" && entry.source.origin === "summary";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
 
 const NAME = "truncate";
@@ -23,21 +25,22 @@ export function truncate(options: TruncateOptions = {}): Strategy {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       const protectFirst = Math.max(context.protectFirst, ownProtectFirst);
-      const kept: ViewEntry[] = [];
+      const droppable = view.units.map((unit) => canDropUnit(view, unit, protectFirst));
+      const isSummary = view.units.map((unit) => view.entries.slice(unit.start, unit.end).some(isSummaryEntry));
+      const dropped = new Set<number>();
       let tokens = view.tokens;
-      let isDropping = true;
-      // Oldest first: a protected unit is stepped over rather than ending the walk, so a pinned or
-      // system message in the middle does not shield everything after it.
-      for (const unit of view.units) {
-        const entries = view.entries.slice(unit.start, unit.end);
-        isDropping &&= tokens > context.target;
-        if (isDropping && canDropUnit(view, unit, protectFirst)) {
-          for (const entry of entries) tokens -= entry.tokens;
-        } else {
-          kept.push(...entries);
-        }
+      // Oldest first, and a summary only when nothing else is left to drop: it stands for many units.
+      // A protected unit is stepped over rather than ending the walk, so a pinned or system message in
+      // the middle does not shield everything after it.
+      for (const isSummaryPass of [false, true]) {
+        view.units.forEach((unit, index) => {
+          if (tokens <= context.target || !droppable[index] || isSummary[index] !== isSummaryPass) return;
+          dropped.add(index);
+          for (let position = unit.start; position < unit.end; position += 1) tokens -= view.entries[position]!.tokens;
+        });
       }
-      if (kept.length === view.entries.length) return { view, applied: false };
+      if (dropped.size === 0) return { view, applied: false };
+      const kept = view.units.flatMap((unit, index) => (dropped.has(index) ? [] : view.entries.slice(unit.start, unit.end)));
       return { view: createViewDraft(kept), applied: true };
     },
   };

@@ -1,0 +1,26 @@
+// The persistent manager's configuration: context-simple's keys, plus where and how the session is stored.
+import { configSchema as simpleConfigSchema } from "@ctxkit/context-simple";
+import { z } from "zod";
+
+/** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a file name on every system, never a path. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export const configSchema = simpleConfigSchema.extend({
+  /** The folder that holds one `<sessionId>.jsonl` journal per session; created when missing. */
+  storagePath: z.string().min(1, "must name a folder"),
+  /** Which session to open; a new random id when absent, which always starts a fresh session. */
+  sessionId: z
+    .string()
+    .regex(SESSION_ID, "must be 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit (it becomes a file name)")
+    .optional(),
+  durability: z.enum(["always", "batch", "none"]).default("batch"),
+  /** One writer per session, through a lock file. Turn off only when you guarantee a single writer yourself. */
+  lock: z.boolean().default(true),
+});
+
+/** What a caller may pass: `storagePath` is required, every other key optional. */
+export type PersistentContextConfig = z.input<typeof configSchema>;
+/** The config with defaults applied. */
+export type ResolvedPersistentContextConfig = z.output<typeof configSchema>;
+
+export const MODULE_NAME = "@ctxkit/context-persistent";

@@ -1,0 +1,153 @@
+// The embedded store: one append-only JSONL journal per session, `<directory>/<sessionId>.jsonl`.
+import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import type { Message } from "@ctxkit/core";
+import { JOURNAL_MODE, rewriteAtomically, rewriteFileFor, syncDirectory } from "./atomic-rewrite.js";
+import { ContextClosedError } from "./errors.js";
+import { GroupCommitQueue } from "./group-commit-queue.js";
+import { encodeAdd, encodeHeader, encodeState } from "./journal-record.js";
+import type { Durability, MessageStore, StateChange, StateSnapshot, StoredSession } from "./message-store.js";
+import { mendJournalTail } from "./mend-journal-tail.js";
+import { readJournal } from "./read-journal.js";
+import { acquireSessionLock, type SessionLock } from "./session-lock.js";
+import { writeAll } from "./write-all.js";
+
+export interface JsonlFileStoreOptions {
+  /** The folder of session files; created when missing. */
+  readonly directory: string;
+  /** The file name without `.jsonl`; the caller checks that it is a safe file name. */
+  readonly sessionId: string;
+  /** Default `"batch"`. */
+  readonly durability?: Durability;
+  /** Take the session's lock file. Default `true`. */
+  readonly lock?: boolean;
+}
+
+type Phase = "created" | "opened" | "loaded" | "closed";
+
+export class JsonlFileStore implements MessageStore {
+  readonly sessionId: string;
+  readonly location: string;
+  readonly durability: Durability;
+  private readonly usesLock: boolean;
+  private readonly queue: GroupCommitQueue;
+  private phase: Phase = "created";
+  private lock: SessionLock | undefined;
+  private handle: FileHandle | undefined;
+  /** The journal was created by this store and the folder entry naming it is not durable yet. */
+  private needsDirectorySync = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: JsonlFileStoreOptions) {
+    this.sessionId = options.sessionId;
+    this.location = join(resolve(options.directory), `${options.sessionId}.jsonl`);
+    this.durability = options.durability ?? "batch";
+    this.usesLock = options.lock ?? true;
+    this.queue = new GroupCommitQueue({ write: (text) => this.write(text), sync: () => this.handle!.sync() }, this.durability);
+  }
+
+  async open(): Promise<void> {
+    if (this.phase !== "created") throw new Error(`JsonlFileStore.open(): the store is already ${this.phase}`);
+    await mkdir(dirname(this.location), { recursive: true });
+    if (this.usesLock) this.lock = await acquireSessionLock(`${this.location}.lock`, this.location);
+    this.phase = "opened";
+    try {
+      // A crash mid-rewrite can leave the staged file; the journal itself is whole either way.
+      await rm(rewriteFileFor(this.location), { force: true });
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  async load(): Promise<StoredSession> {
+    if (this.phase !== "opened") throw new Error(`JsonlFileStore.load(): call open() once first (the store is ${this.phase})`);
+    const contents = await readJournal(this.location);
+    await mendJournalTail(this.location, contents);
+    this.needsDirectorySync = !contents.exists;
+    this.phase = "loaded";
+    return { messages: contents.messages, state: contents.state, droppedBytes: contents.droppedBytes };
+  }
+
+  append(message: Message): Promise<void> {
+    return this.whenWritable(() => this.queue.append(encodeAdd(message)));
+  }
+
+  writeState(change: StateChange): Promise<void> {
+    return this.whenWritable(() => this.queue.append(encodeState(change)));
+  }
+
+  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+    return this.rewrite("set", messages.slice(), state);
+  }
+
+  clear(state: StateSnapshot): Promise<void> {
+    return this.rewrite("clear", [], state);
+  }
+
+  /** Waits for every write, makes them durable in every mode, then releases the lock. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private rewrite(reason: "set" | "clear", messages: readonly Message[], state: StateSnapshot): Promise<void> {
+    return this.whenWritable(() => {
+      const header = encodeHeader({ sessionId: this.sessionId, rewrittenAt: new Date().toISOString(), reason });
+      // State values may change after this call, so they are encoded now; messages are frozen.
+      const stateLines = [...state].flatMap(([strategy, values]) => [...values].map(([key, value]) => encodeState({ strategy, key, value })));
+      const lines = function* (): Generator<string> {
+        yield header;
+        yield* stateLines;
+        for (const message of messages) yield encodeAdd(message);
+      };
+      return this.queue.exclusive(async () => {
+        await rewriteAtomically(this.location, lines());
+        // The append handle still points at the replaced file; the next append opens the new one.
+        const replaced = this.handle;
+        this.handle = undefined;
+        this.needsDirectorySync = false;
+        await replaced?.close();
+      });
+    });
+  }
+
+  private whenWritable(write: () => Promise<void>): Promise<void> {
+    if (this.phase === "loaded" && this.closing === undefined) return write();
+    if (this.closing !== undefined || this.phase === "closed") return Promise.reject(new ContextClosedError(this.location, "closed"));
+    return Promise.reject(new Error(`JsonlFileStore: call open() and load() before writing (the store is ${this.phase})`));
+  }
+
+  private async write(text: string): Promise<void> {
+    if (this.handle === undefined) {
+      this.handle = await open(this.location, "a", JOURNAL_MODE);
+      // A new file is only durable once its folder entry is; under `none` that waits for close().
+      if (this.needsDirectorySync && this.durability !== "none") await this.syncNewFile();
+    }
+    await writeAll(this.handle, text);
+  }
+
+  private async syncNewFile(): Promise<void> {
+    await syncDirectory(dirname(this.location));
+    this.needsDirectorySync = false;
+  }
+
+  private async shutdown(): Promise<void> {
+    try {
+      await this.queue.settled();
+      if (this.handle !== undefined && this.queue.failure === undefined) {
+        await this.handle.sync();
+        if (this.needsDirectorySync) await this.syncNewFile();
+      }
+    } finally {
+      const handle = this.handle;
+      this.handle = undefined;
+      this.phase = "closed";
+      try {
+        await handle?.close();
+      } finally {
+        await this.lock?.release();
+      }
+    }
+  }
+}

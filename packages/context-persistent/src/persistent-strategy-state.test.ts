@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import type { StateChange } from "./message-store.js";
+import { PersistentStrategyState } from "./persistent-strategy-state.js";
+
+function stateWith(loaded: Array<[string, string, unknown]> = []) {
+  const changes: StateChange[] = [];
+  const snapshot = new Map<string, Map<string, unknown>>();
+  for (const [strategy, key, value] of loaded) snapshot.set(strategy, new Map([...(snapshot.get(strategy) ?? []), [key, value]]));
+  const state = new PersistentStrategyState(snapshot, async (change) => void changes.push(change));
+  return { state, changes };
+}
+
+describe("PersistentStrategyState", () => {
+  it("should serve the loaded values and give each strategy its own keys", () => {
+    const { state } = stateWith([["summary", "checkpoint", { through: 4 }]]);
+    expect(state.storeFor("summary").get("checkpoint")).toEqual({ through: 4 });
+    expect(state.storeFor("truncate").get("checkpoint")).toBeUndefined();
+  });
+
+  it("should record every change, and read it back at once", async () => {
+    const { state, changes } = stateWith();
+    const store = state.storeFor("summary");
+    await store.set("checkpoint", { through: 1 });
+    expect(store.get("checkpoint")).toEqual({ through: 1 });
+    await store.delete("checkpoint");
+    expect(store.get("checkpoint")).toBeUndefined();
+    expect(changes).toEqual([
+      { strategy: "summary", key: "checkpoint", value: { through: 1 } },
+      { strategy: "summary", key: "checkpoint", deleted: true },
+    ]);
+  });
+
+  it("should write nothing when a value is set again unchanged, or a missing key deleted", async () => {
+    const { state, changes } = stateWith([["summary", "checkpoint", { through: 4 }]]);
+    const store = state.storeFor("summary");
+    await store.set("checkpoint", { through: 4 });
+    await store.delete("absent");
+    expect(changes).toEqual([]);
+  });
+
+  it("should record the value as it was when set, even if the strategy changes its object later", async () => {
+    const { state, changes } = stateWith();
+    const value = { through: 1 };
+    await state.storeFor("summary").set("checkpoint", value);
+    value.through = 2;
+    expect(changes[0]).toMatchObject({ value: { through: 1 } });
+  });
+
+  it("should refuse a value JSON cannot carry, and keep the old one", async () => {
+    const { state, changes } = stateWith([["summary", "checkpoint", 1]]);
+    const store = state.storeFor("summary");
+    await expect(store.set("checkpoint", { at: new Date() })).rejects.toThrow('state "checkpoint" cannot be persisted at at');
+    await expect(store.set("checkpoint", undefined)).rejects.toThrow("use delete()");
+    expect(store.get("checkpoint")).toBe(1);
+    expect(changes).toEqual([]);
+  });
+
+  it("should treat keys such as __proto__ as ordinary keys", async () => {
+    const { state } = stateWith();
+    await state.storeFor("summary").set("__proto__", { polluted: true });
+    expect(state.snapshot().get("summary")?.get("__proto__")).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,61 @@
+// Strategy state stores backed by the journal: reads from memory, writes recorded, so checkpoints survive a restart.
+import type { StrategyStateStore } from "@ctxkit/core";
+import { findNonJson } from "./find-non-json.js";
+import type { StateChange, StateSnapshot } from "./message-store.js";
+
+export class PersistentStrategyState {
+  private readonly values = new Map<string, Map<string, unknown>>();
+  /** The JSON last recorded for each key, so setting a value again unchanged writes nothing. */
+  private readonly recorded = new Map<string, Map<string, string>>();
+
+  constructor(
+    loaded: StateSnapshot,
+    private readonly record: (change: StateChange) => Promise<void>,
+  ) {
+    for (const [strategy, values] of loaded) {
+      for (const [key, value] of values) this.remember(strategy, key, value, JSON.stringify(value));
+    }
+  }
+
+  /** What the strategies hold now, to be written into a rewritten journal. */
+  snapshot(): StateSnapshot {
+    return this.values;
+  }
+
+  storeFor(strategy: string): StrategyStateStore {
+    return {
+      get: <T = unknown>(key: string): T | undefined => this.values.get(strategy)?.get(key) as T | undefined,
+      set: (key: string, value: unknown): Promise<void> => {
+        const problem = value === undefined ? { path: "", problem: "undefined is not JSON; use delete()" } : findNonJson(value);
+        if (problem !== undefined) {
+          const where = problem.path === "" ? "" : ` at ${problem.path}`;
+          return Promise.reject(new TypeError(`Strategy "${strategy}" state "${key}" cannot be persisted${where}: ${problem.problem}`));
+        }
+        const json = JSON.stringify(value);
+        const unchanged = this.recorded.get(strategy)?.get(key) === json;
+        // Kept as given, as the in-memory store does: the strategy owns the object.
+        this.remember(strategy, key, value, json);
+        return unchanged ? Promise.resolve() : this.record({ strategy, key, value: JSON.parse(json) as unknown });
+      },
+      delete: (key: string): Promise<void> => {
+        if (this.values.get(strategy)?.has(key) !== true) return Promise.resolve();
+        this.values.get(strategy)!.delete(key);
+        this.recorded.get(strategy)!.delete(key);
+        return this.record({ strategy, key, deleted: true });
+      },
+    };
+  }
+
+  private remember(strategy: string, key: string, value: unknown, json: string): void {
+    let values = this.values.get(strategy);
+    let recorded = this.recorded.get(strategy);
+    if (values === undefined || recorded === undefined) {
+      values = new Map();
+      recorded = new Map();
+      this.values.set(strategy, values);
+      this.recorded.set(strategy, recorded);
+    }
+    values.set(key, value);
+    recorded.set(key, json);
+  }
+}

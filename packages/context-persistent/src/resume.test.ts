@@ -1,0 +1,181 @@
+import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createSimpleContext } from "@ctxkit/context-simple";
+import type { ContextEventMap, ContextEventName, Message, Strategy } from "@ctxkit/core";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { assistant, system, turn, user } from "../test/messages.js";
+import { useTempDirectories } from "../test/temp-directory.js";
+import { createPersistentContext } from "./create-persistent-context.js";
+import type { PersistentContextConfig } from "./config-schema.js";
+import { ContextStoreCorruptError } from "./errors.js";
+
+const { directory } = useTempDirectories();
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+type Recorded = { event: ContextEventName; payload: ContextEventMap[ContextEventName] };
+
+async function session(storagePath: string, config: Partial<PersistentContextConfig> = {}) {
+  const events: Recorded[] = [];
+  const manager = await createPersistentContext({
+    storagePath,
+    sessionId: "session",
+    tokenizer: "estimate",
+    ...config,
+    onEvent: (event, payload) => void events.push({ event, payload }),
+  });
+  return { manager, events };
+}
+
+const history: Message[] = [system("You are terse."), ...Array.from({ length: 12 }, (_, index) => turn(index)).flat(), user("and now?")];
+
+describe("resume", () => {
+  it("should give back the same history and, for the same budget, the same view as a fresh instance given that history", async () => {
+    const folder = await directory();
+    const { manager: live } = await session(folder);
+    for (const message of history) await live.addMessage(message);
+    const liveView = await live.getMessagesForRequest({ tokenBudget: 100_000 });
+    await live.close();
+
+    const { manager: resumed } = await session(folder);
+    expect(resumed.isResumed).toBe(true);
+    expect(await resumed.getMessages()).toEqual(history);
+    expect(await resumed.getMessagesForRequest({ tokenBudget: 100_000 })).toEqual(liveView);
+    for (const tokenBudget of [2_000, 5_000]) {
+      const fresh = createSimpleContext({ tokenizer: "estimate" });
+      await fresh.setMessages(history);
+      const { manager: again } = await session(await directory());
+      await again.setMessages(history);
+      const expected = await fresh.getMessagesForRequest({ tokenBudget });
+      expect(await again.getMessagesForRequest({ tokenBudget })).toEqual(expected);
+      await again.close();
+    }
+    await resumed.close();
+  });
+
+  describe("setMessages", () => {
+    it("should be ignored when the journal held messages at open, and say so in an event and the log", async () => {
+      const folder = await directory();
+      const { manager: live } = await session(folder);
+      for (const message of history) await live.addMessage(message);
+      await live.close();
+      const before = await readFile(join(folder, "session.jsonl"));
+      const log = vi.spyOn(console, "info").mockImplementation(() => {});
+
+      const { manager: resumed, events } = await session(folder);
+      const transcript = history.filter((message) => message.role !== "system");
+      await resumed.setMessages(transcript);
+      expect(await resumed.getMessages()).toEqual(history);
+      expect(events).toContainEqual({
+        event: "context:set_messages_ignored",
+        payload: { file: join(folder, "session.jsonl"), storedCount: history.length, givenCount: transcript.length },
+      });
+      expect(log).toHaveBeenCalledWith(expect.stringContaining("setMessages(49 messages) ignored"));
+      await resumed.close();
+      expect((await readFile(join(folder, "session.jsonl"))).equals(before)).toBe(true);
+    });
+
+    it("should be accepted and written on a new session", async () => {
+      const folder = await directory();
+      const { manager } = await session(folder);
+      await manager.addMessage(user("replaced"));
+      await manager.setMessages(history);
+      await manager.close();
+      const { manager: resumed } = await session(folder);
+      expect(await resumed.getMessages()).toEqual(history);
+      await resumed.close();
+    });
+
+    it("should be accepted again after clear()", async () => {
+      const folder = await directory();
+      const { manager: live } = await session(folder);
+      await live.addMessage(user("old"));
+      await live.close();
+      const { manager: resumed } = await session(folder);
+      await resumed.clear();
+      expect(resumed.isResumed).toBe(false);
+      await resumed.setMessages([user("new")]);
+      expect(await resumed.getMessages()).toEqual([user("new")]);
+      await resumed.close();
+    });
+  });
+
+  describe("strategy state", () => {
+    /** A strategy that counts its runs in its state store, as a summary strategy keeps its checkpoint. */
+    const countingStrategy: Strategy = {
+      name: "counting",
+      async apply(view, context) {
+        await context.state.set("runs", (context.state.get<number>("runs") ?? 0) + 1);
+        return { view, applied: false };
+      },
+    };
+
+    it("should survive a restart, so a resumed session continues from its checkpoint", async () => {
+      const folder = await directory();
+      const config = { strategies: [countingStrategy, "truncate" as const] };
+      const { manager: live } = await session(folder, config);
+      for (const message of history) await live.addMessage(message);
+      await live.compact({ tokenBudget: 3_000 });
+      await live.close();
+
+      const { manager: resumed } = await session(folder, config);
+      await resumed.compact({ tokenBudget: 3_000 });
+      await resumed.close();
+      const records = (await readFile(join(folder, "session.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+      // Without the restored state the resumed run would count from 0 again and record 1.
+      const runs = records.filter((record) => record.type === "state").map((record) => record.value);
+      expect(runs).toEqual([1, 2]);
+    });
+
+    it("should be kept when setMessages rewrites the journal", async () => {
+      const folder = await directory();
+      const config = { strategies: [countingStrategy, "truncate" as const] };
+      const { manager: live } = await session(folder, config);
+      await live.setMessages(history);
+      await live.compact({ tokenBudget: 3_000 });
+      await live.setMessages(history);
+      await live.close();
+      const { manager: resumed } = await session(folder, config);
+      await resumed.compact({ tokenBudget: 3_000 });
+      await resumed.close();
+      const records = (await readFile(join(folder, "session.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+      expect(records.filter((record) => record.type === "state").map((record) => record.value)).toEqual([1, 2]);
+    });
+  });
+
+  describe("recovery at open", () => {
+    it("should cut a torn final record, report it through context:recover, and keep the rest", async () => {
+      const folder = await directory();
+      const { manager: live } = await session(folder);
+      await live.addMessage(user("kept"));
+      await live.close();
+      await appendFile(join(folder, "session.jsonl"), '{"v":1,"type":"add","message":{"role":"ass');
+      const { manager: resumed, events } = await session(folder);
+      expect(events).toEqual([{ event: "context:recover", payload: { file: join(folder, "session.jsonl"), droppedBytes: 42 } }]);
+      expect(await resumed.getMessages()).toEqual([user("kept")]);
+      await resumed.addMessage(assistant("next"));
+      await resumed.close();
+      expect((await readFile(join(folder, "session.jsonl"), "utf8")).trim().split("\n")).toHaveLength(2);
+    });
+
+    it("should fail on a corrupt middle line, leave the file unchanged byte for byte, and release the lock", async () => {
+      const folder = await directory();
+      const file = join(folder, "session.jsonl");
+      const { manager: live } = await session(folder);
+      for (const message of [user("one"), user("two"), user("three")]) await live.addMessage(message);
+      await live.close();
+      const lines = (await readFile(file, "utf8")).split("\n");
+      lines[1] = lines[1]!.replace('"role"', '"rol');
+      await writeFile(file, lines.join("\n"));
+      const before = await readFile(file);
+
+      const error = await session(folder).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ContextStoreCorruptError);
+      expect(error).toMatchObject({ file, line: 2 });
+      expect((await readFile(file)).equals(before)).toBe(true);
+      expect(await readdir(folder)).toEqual(["session.jsonl"]);
+    });
+  });
+});

@@ -1,0 +1,103 @@
+// The summary a new one extends: the summary entry already in the draft, or a cached checkpoint that still applies.
+import type { Message, ViewDraft } from "@ctxkit/core";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import type { FileLists } from "./file-operations.js";
+import { digestPrefixes } from "./history-digest.js";
+import type { CoveragePlan } from "./plan-coverage.js";
+import { isSummaryEntry, readSummaryEntry } from "./summary-message.js";
+
+export interface SummaryBase {
+  /** The summary covers `history[0..coveredThrough]` except `verbatim`. */
+  readonly coveredThrough: number;
+  readonly verbatim: ReadonlySet<number>;
+  readonly text: string;
+  readonly tokensBefore: number;
+  readonly files: FileLists;
+  /** True when the draft already holds this summary (a later compaction of the same view). */
+  readonly isInDraft: boolean;
+}
+
+export interface DraftIndex {
+  /** Draft position of each history index the draft holds. */
+  readonly positionOf: ReadonlyMap<number, number>;
+}
+
+export function isCoveredBy(base: SummaryBase | undefined, historyIndex: number): boolean {
+  return base !== undefined && historyIndex <= base.coveredThrough && !base.verbatim.has(historyIndex);
+}
+
+/** The summary entry in the draft, completed from its stored checkpoint when that is still there. */
+export function findBaseInDraft(view: ViewDraft, history: readonly Message[], store: CheckpointStore, index: DraftIndex): SummaryBase | undefined {
+  let found: ReturnType<typeof readSummaryEntry>;
+  for (const entry of view.entries) {
+    if (!isSummaryEntry(entry)) continue;
+    const summary = readSummaryEntry(entry);
+    if (summary !== undefined && summary.coveredThrough < history.length && summary.coveredThrough > (found?.coveredThrough ?? -1)) found = summary;
+  }
+  if (found === undefined) return undefined;
+  const digest = digestPrefixes(history, [found.coveredThrough]).get(found.coveredThrough)!;
+  const stored = store.get({ coveredThrough: found.coveredThrough, digest });
+  // Without the checkpoint, what the draft still holds up to `coveredThrough` is what the summary left out.
+  const verbatim = stored !== undefined && stored.text === found.text
+    ? new Set(stored.verbatim)
+    : new Set([...index.positionOf.keys()].filter((historyIndex) => historyIndex <= found.coveredThrough));
+  const { readFiles, modifiedFiles } = found;
+  return { coveredThrough: found.coveredThrough, verbatim, text: found.text, tokensBefore: found.tokensBefore, files: { readFiles, modifiedFiles }, isInDraft: true };
+}
+
+/** Units whose history messages `base` covers, by checking each message it covers against its unit. */
+function unitsCoveredBy(view: ViewDraft, plan: CoveragePlan, base: SummaryBase, index: DraftIndex): Set<number> | undefined {
+  const touched = new Set<number>();
+  const lastUnit = view.units.length - 1;
+  for (const [historyIndex, position] of index.positionOf) {
+    if (!isCoveredBy(base, historyIndex)) continue;
+    const unitIndex = plan.unitOfEntry[position]!;
+    // The checkpoint must not stand for anything this draft keeps verbatim, nor for its last unit.
+    if (plan.kinds[unitIndex] !== "coverable" || unitIndex === lastUnit) return undefined;
+    touched.add(unitIndex);
+  }
+  const whole = new Set<number>();
+  for (const unitIndex of touched) {
+    const unit = view.units[unitIndex]!;
+    let isWhole = true;
+    for (let position = unit.start; position < unit.end; position += 1) {
+      const source = view.entries[position]!.source;
+      if (source.kind === "history" && !isCoveredBy(base, source.index)) isWhole = false;
+    }
+    // Half a unit is only acceptable when this draft's own cut covers the other half.
+    if (isWhole) whole.add(unitIndex);
+    else if (!plan.coveredUnits.has(unitIndex)) return undefined;
+  }
+  return whole;
+}
+
+export interface CachedBase {
+  readonly base: SummaryBase;
+  /** The draft's units that `base` covers whole: what reusing it alone removes. */
+  readonly units: ReadonlySet<number>;
+}
+
+/**
+ * The stored checkpoint covering the most of the history that still applies to this draft: its
+ * history prefix is unchanged (by digest), and it stands for no message the draft must keep
+ * verbatim, for no part of the last unit, and for no half unit the draft's own cut does not cover.
+ */
+export function findCachedBase(view: ViewDraft, plan: CoveragePlan, history: readonly Message[], store: CheckpointStore, index: DraftIndex): CachedBase | undefined {
+  const candidates = store
+    .keys()
+    .map((key, order) => ({ key, order }))
+    .filter(({ key }) => key.coveredThrough < history.length)
+    .sort((left, right) => right.key.coveredThrough - left.key.coveredThrough || right.order - left.order);
+  if (candidates.length === 0) return undefined;
+  const digests = digestPrefixes(history, candidates.map(({ key }) => key.coveredThrough));
+  for (const { key } of candidates) {
+    if (digests.get(key.coveredThrough) !== key.digest) continue;
+    const checkpoint = store.get(key);
+    if (checkpoint === undefined) continue;
+    const { readFiles, modifiedFiles } = checkpoint;
+    const base: SummaryBase = { coveredThrough: checkpoint.coveredThrough, verbatim: new Set(checkpoint.verbatim), text: checkpoint.text, tokensBefore: checkpoint.tokensBefore, files: { readFiles, modifiedFiles }, isInDraft: false };
+    const units = unitsCoveredBy(view, plan, base, index);
+    if (units !== undefined) return { base, units };
+  }
+  return undefined;
+}

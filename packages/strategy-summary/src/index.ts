@@ -1,0 +1,10 @@
+// @ctxkit/strategy-summary: LLM summary checkpoints as a ctxkit pipeline strategy.
+export { createSummaryStrategy, SUMMARY_STRATEGY_NAME } from "./summary-strategy.js";
+export type { SummaryStrategyOptions, SummaryStrategyConfig } from "./options.js";
+export type { Summarizer, SummarizerRequest } from "./summarizer.js";
+export { extractiveSummarizer, type ExtractiveSummarizerOptions } from "./extractive-summarizer.js";
+export { openAIChatSummarizer, type OpenAIChatClient, type OpenAIChatSummarizerOptions } from "./openai-chat-summarizer.js";
+export type { CompletionProvider, CompletionRequest } from "./provider-summarizer.js";
+export { DEFAULT_PROMPTS, type SummaryPrompts } from "./prompts.js";
+export type { SummaryMetadata } from "./summary-message.js";
+export { meta, mount, createStrategy, configSchema } from "./module.js";

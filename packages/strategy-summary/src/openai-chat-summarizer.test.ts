@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { assistant, call, result, user } from "../test/messages.js";
+import { openAIChatSummarizer, type OpenAIChatClient } from "./openai-chat-summarizer.js";
+
+type Body = Parameters<OpenAIChatClient["chat"]["completions"]["create"]>[0];
+
+function fakeClient(content: string | null) {
+  const calls: Array<{ body: Body; signal: AbortSignal | undefined }> = [];
+  const client: OpenAIChatClient = {
+    chat: { completions: { create: async (body, options) => (calls.push({ body, signal: options?.signal }), { choices: [{ message: { content } }] }) } },
+  };
+  return { client, calls };
+}
+
+const signal = new AbortController().signal;
+const request = {
+  messages: [user("Fix the login bug"), call("read_file", ["c1"], { path: "auth.ts" }), result("c1", "export function login() {}"), assistant("Found it.")],
+  previousSummary: "They set up the repo.",
+  instructions: "Summarize.",
+  signal,
+  maxTokens: 300,
+};
+
+describe("openAIChatSummarizer", () => {
+  it("should send the instructions as system, and the previous summary once plus the transcript as one user message", async () => {
+    const { client, calls } = fakeClient("Summary text");
+    expect(await openAIChatSummarizer(client, { model: "gpt-4o-mini" })(request)).toBe("Summary text");
+    const { body, signal: sent } = calls[0]!;
+    expect(body.model).toBe("gpt-4o-mini");
+    expect(body.max_tokens).toBe(600);
+    expect(sent).toBe(signal);
+    expect(body.messages[0]).toEqual({ role: "system", content: "Summarize." });
+    const text = body.messages[1]!.content;
+    expect(text.split("They set up the repo.")).toHaveLength(2);
+    expect(text).toMatch(/^<previous-summary>\nThey set up the repo\.\n<\/previous-summary>\n\n<conversation>\n/);
+    expect(text).toContain('[tool call c1] read_file {"path":"auth.ts"}');
+    expect(text).toContain("[tool result c1]\nexport function login() {}");
+  });
+
+  it("should use max_completion_tokens, or no limit, when asked", async () => {
+    const { client, calls } = fakeClient("ok");
+    await openAIChatSummarizer(client, { model: "o3", maxTokensField: "max_completion_tokens" })(request);
+    await openAIChatSummarizer(client, { model: "local", maxTokensField: "none", temperature: 0 })(request);
+    expect(calls[0]!.body).toMatchObject({ max_completion_tokens: 600 });
+    expect(calls[0]!.body.max_tokens).toBeUndefined();
+    expect(calls[1]!.body).not.toHaveProperty("max_tokens");
+    expect(calls[1]!.body.temperature).toBe(0);
+  });
+
+  it("should fail on an answer without text, so the strategy falls back", async () => {
+    const { client } = fakeClient(null);
+    await expect(openAIChatSummarizer(client, { model: "m" })(request)).rejects.toThrow(/answered without text/);
+  });
+
+  it("should leave the previous-summary block out of a first summary", async () => {
+    const { client, calls } = fakeClient("ok");
+    await openAIChatSummarizer(client, { model: "m" })({ ...request, previousSummary: undefined });
+    expect(calls[0]!.body.messages[1]!.content).not.toContain("<previous-summary>");
+  });
+});

@@ -1,0 +1,98 @@
+// Extends a summary over newly covered history messages: one incremental summarizer call per chunk, each saved as a checkpoint.
+import type { Message, TokenCounter } from "@ctxkit/core";
+import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
+import { collectFiles, NO_FILES } from "./file-operations.js";
+import type { SummaryBase } from "./find-base.js";
+import { fitText } from "./fit-text.js";
+import { digestPrefixes } from "./history-digest.js";
+import { buildInstructions, type SummaryPrompts } from "./prompts.js";
+import { unwrapSummary } from "./render-transcript.js";
+import { shortenForSummarizer } from "./shorten-for-summarizer.js";
+import type { Summarizer } from "./summarizer.js";
+
+export interface ExtensionInput {
+  readonly base: SummaryBase | undefined;
+  /** History indices the new summary adds, ascending. */
+  readonly newIndices: readonly number[];
+  /** History indices up to `coveredThrough` it leaves out, ascending. */
+  readonly verbatim: readonly number[];
+  readonly coveredThrough: number;
+  /** Tokens of `history[index]` before any strategy shortened it. */
+  originalTokens(index: number): number;
+}
+
+export interface SummarizerSettings {
+  readonly summarizer: Summarizer;
+  readonly prompts: SummaryPrompts;
+  readonly maxSummaryTokens: number;
+  readonly maxInputTokens: number;
+  readonly maxToolOutputChars: number;
+  readonly counter: TokenCounter;
+  countMessage(message: Message): number;
+}
+
+/** Tool results stay in the chunk of the call before them, so each chunk reads on its own. */
+function chunkIndices(history: readonly Message[], indices: readonly number[], tokensOf: (index: number) => number, limit: number): number[][] {
+  const chunks: number[][] = [];
+  let chunk: number[] = [];
+  let tokens = 0;
+  for (const [position, index] of indices.entries()) {
+    const startsGroup = history[index]!.role !== "tool" || position === 0;
+    if (startsGroup && chunk.length > 0 && tokens + tokensOf(index) > limit) {
+      chunks.push(chunk);
+      chunk = [];
+      tokens = 0;
+    }
+    chunk.push(index);
+    tokens += tokensOf(index);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/**
+ * Calls the summarizer with the previous text once (as `previousSummary`) and only messages it has
+ * never seen, chunk by chunk. Each result is stored before the next call, so an abort or a failure
+ * keeps the progress made. Returns the checkpoint that covers everything.
+ */
+export async function extendSummary(input: ExtensionInput, history: readonly Message[], settings: SummarizerSettings, store: CheckpointStore, signal: AbortSignal): Promise<Checkpoint> {
+  const { maxSummaryTokens, maxToolOutputChars, counter } = settings;
+  const shortened = new Map(input.newIndices.map((index) => [index, shortenForSummarizer(history[index]!, maxToolOutputChars)]));
+  const tokensOf = (index: number): number => {
+    const message = shortened.get(index)!;
+    return message === history[index] ? input.originalTokens(index) : settings.countMessage(message);
+  };
+  const overhead = maxSummaryTokens + counter.count(buildInstructions(settings.prompts, true, maxSummaryTokens));
+  const chunks = chunkIndices(history, input.newIndices, tokensOf, Math.max(1, settings.maxInputTokens - overhead));
+  // A chunk's checkpoint covers up to the next chunk, and never less than the summary it extends.
+  const baseEnd = input.base?.coveredThrough ?? -1;
+  const ends = chunks.map((_, position) => (position === chunks.length - 1 ? input.coveredThrough : Math.max(baseEnd, chunks[position + 1]![0]! - 1)));
+  const digests = digestPrefixes(history, ends);
+  let text = input.base?.text;
+  let files = input.base?.files ?? NO_FILES;
+  let tokensBefore = input.base?.tokensBefore ?? 0;
+  let checkpoint: Checkpoint | undefined;
+  for (const [position, chunk] of chunks.entries()) {
+    signal.throwIfAborted();
+    const answer = await settings.summarizer({
+      messages: chunk.map((index) => shortened.get(index)!),
+      previousSummary: text,
+      instructions: buildInstructions(settings.prompts, text !== undefined, maxSummaryTokens),
+      signal,
+      maxTokens: maxSummaryTokens,
+    });
+    signal.throwIfAborted();
+    if (typeof answer !== "string" || unwrapSummary(answer) === "") throw new Error("The summarizer returned no summary text.");
+    text = fitText(unwrapSummary(answer), maxSummaryTokens, counter);
+    files = collectFiles(chunk.map((index) => history[index]!), files);
+    for (const index of chunk) tokensBefore += input.originalTokens(index);
+    const coveredThrough = ends[position]!;
+    // Left out so far: what stays verbatim, and what a later chunk adds (earlier verbatim messages folded in).
+    const later = chunks.slice(position + 1).flat();
+    const verbatim = [...input.verbatim, ...later].filter((index) => index <= coveredThrough).sort((left, right) => left - right);
+    checkpoint = { coveredThrough, digest: digests.get(coveredThrough)!, verbatim, text, tokensBefore, ...files };
+    await store.save(checkpoint);
+  }
+  if (checkpoint === undefined) throw new RangeError("extendSummary needs at least one new message.");
+  return checkpoint;
+}

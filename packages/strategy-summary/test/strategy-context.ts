@@ -1,0 +1,83 @@
+// A StrategyContext and ViewDraft built from plain messages, counted with the estimate counter, for direct strategy tests.
+import {
+  countMessageTokens,
+  createMemoryStateStore,
+  createViewDraft,
+  deepFreeze,
+  estimateCounter,
+  repairToolPairs,
+  type ContextEventMap,
+  type ContextEventName,
+  type Message,
+  type StrategyContext,
+  type StrategyStateStore,
+  type ViewDraft,
+} from "@ctxkit/core";
+
+export const counter = estimateCounter();
+export const countMessage = (message: Message): number => countMessageTokens(message, counter);
+
+export interface RecordedEvent {
+  event: ContextEventName;
+  payload: ContextEventMap[ContextEventName];
+}
+
+export interface TestContextOptions {
+  history: readonly Message[];
+  target?: number;
+  budget?: number;
+  protectFirst?: number;
+  signal?: AbortSignal;
+  state?: StrategyStateStore;
+}
+
+export type TestContext = StrategyContext & { readonly events: RecordedEvent[] };
+
+/** The target defaults to 50 000: room enough that `keepRecentTokens` alone decides the cut. */
+export function createTestContext(options: TestContextOptions): TestContext {
+  const events: RecordedEvent[] = [];
+  const target = options.target ?? 50_000;
+  return {
+    budget: options.budget ?? Math.ceil(target / 0.6),
+    target,
+    counter,
+    history: options.history,
+    signal: options.signal ?? new AbortController().signal,
+    protectFirst: options.protectFirst ?? 0,
+    state: options.state ?? createMemoryStateStore(),
+    emit: (event, payload) => void events.push({ event, payload }),
+    countMessage,
+    events,
+  };
+}
+
+/** Deep-frozen copies, as a manager stores its history. */
+export function freezeHistory(messages: readonly Message[]): Message[] {
+  return messages.map((message) => deepFreeze(structuredClone(message)));
+}
+
+/** The draft a fresh manager hands its strategies: the whole history, repaired, sourced to history indices. */
+export function createFreshView(history: readonly Message[]): ViewDraft {
+  const repaired = repairToolPairs(history);
+  return createViewDraft(
+    repaired.messages.map((message, position) => {
+      const index = repaired.sources[position];
+      return {
+        message,
+        tokens: countMessage(message),
+        source: index === null || index === undefined ? { kind: "synthetic", origin: "repair" } : { kind: "history", index },
+      };
+    }),
+  );
+}
+
+/** A later draft: the previous result plus history messages from `from` on, as a sticky view grows. */
+export function appendToView(view: ViewDraft, history: readonly Message[], from: number): ViewDraft {
+  const added = history.slice(from).map((message, offset) => ({ message, tokens: countMessage(message), source: { kind: "history" as const, index: from + offset } }));
+  return createViewDraft([...view.entries, ...added]);
+}
+
+/** History indices of a draft's history entries, and `S` for a summary, in order. */
+export function describeView(view: ViewDraft): Array<number | string> {
+  return view.entries.map((entry) => (entry.source.kind === "history" ? entry.source.index : entry.source.origin === "summary" ? "S" : entry.source.origin));
+}
