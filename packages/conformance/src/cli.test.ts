@@ -52,6 +52,15 @@ describe("ctxkit-conformance main()", () => {
     expect(replayed.counterexample?.input).toEqual(counterexample?.input);
   });
 
+  it("should create strategies named by module in --config, fresh for each mount", async () => {
+    const strategy = path.join(fixtures, "noop-strategy.mjs");
+    const config = JSON.stringify({ strategies: [{ module: strategy, config: {} }, "truncate"] });
+    const before = (globalThis as { noopStrategiesCreated?: number }).noopStrategiesCreated ?? 0;
+    const { code } = await run([contextSimpleSource, "--runs", "3", "--seed", "5", "--only", "config-schema,pairing,budget", "--config", config]);
+    expect(code).toBe(0);
+    expect(((globalThis as { noopStrategiesCreated?: number }).noopStrategiesCreated ?? 0) - before).toBeGreaterThanOrEqual(6);
+  });
+
   it("should write a parseable JSON report with --json", async () => {
     const { code, stdout } = await run([path.join(fixtures, "mounts-nothing.mjs"), "--json", "--runs", "2"]);
     const report = JSON.parse(stdout) as ConformanceReport;

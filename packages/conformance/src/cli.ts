@@ -10,6 +10,7 @@ import { formatCapabilities, formatCheckLine, formatHeader, formatSummary } from
 import type { ConformanceReport } from "./runner/report.js";
 import { createSeed, DEFAULT_RUNS, runConformance } from "./runner/run-conformance.js";
 import { describeError } from "./checks/violation.js";
+import { withStrategyModules } from "./subject/with-strategy-modules.js";
 
 export interface CliEnvironment {
   readonly stdout: TextOutput;
@@ -46,7 +47,7 @@ async function checkModule(argument: string, settings: CliSettings, environment:
   const runs = settings.runs ?? DEFAULT_RUNS;
   let module;
   try {
-    module = await loadModule(specifier, { type: "context", cwd });
+    module = withStrategyModules(await loadModule(specifier, { type: "context", cwd }), cwd);
   } catch (error) {
     const report = loadFailureReport(argument, error, seed, runs);
     if (!settings.json) stdout.write(`${formatHeader(report)}\n\n${formatCheckLine(report.checks[0]!, { color })}\n${formatSummary(report, { color })}\n`);

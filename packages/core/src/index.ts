@@ -104,4 +104,4 @@ export {
 export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
 export { loadModule } from "./modules/load-module.js";
 export { parseConfig } from "./modules/parse-config.js";
-export { mountPlanSchema, mountPlan, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";
+export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";

@@ -22,7 +22,8 @@ Options:
   --seed <n>       seed for every property (default: random, always printed)
   --only <names>   comma-separated checks to run, e.g. pairing,budget
   --path <path>    replay one counterexample (with --seed and --only <property>)
-  --config <json>  config to mount the module with (default {})
+  --config <json>  config to mount the module with (default {}); strategy entries may
+                   name a strategy module: {"module": "<path or package>", "config": {}}
   --json           print the report as JSON on stdout
   --no-color       plain text even on a terminal
   -h, --help       show this help`;

@@ -3,6 +3,7 @@ import { createCoordinator, isContextManager, type Coordinator } from "@ctxkit/c
 import { describeError, preview } from "../checks/violation.js";
 import { isContextModuleLike, type ContextManagerFactory, type ContextModuleLike } from "../subject/subject.js";
 import type { CheckResult } from "./report.js";
+import { asMountedConfig } from "../subject/with-strategy-modules.js";
 
 const COMPACTION_EVENTS = ["context:pre_compact", "context:post_compact"] as const;
 const MANAGER_METHODS = ["addMessage", "getMessagesForRequest", "getMessages", "setMessages", "clear"] as const;
@@ -50,7 +51,8 @@ function moduleChecks(module: ContextModuleLike, config: unknown): StructuralChe
       run: async () => {
         const schema = exports["configSchema"] as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
         if (typeof schema?.safeParse !== "function") return "configSchema is not exported as a zod schema (no safeParse)";
-        const base = typeof config === "object" && config !== null ? config : {};
+        const mounted = asMountedConfig(config);
+        const base = typeof mounted === "object" && mounted !== null ? mounted : {};
         if (!schema.safeParse(base).success) return `configSchema rejects the config under test: ${preview(base)}`;
         if (schema.safeParse({ ...base, notAConfigKey: true }).success) return "configSchema accepts an unknown key (notAConfigKey)";
         return undefined;

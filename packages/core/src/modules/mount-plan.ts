@@ -2,7 +2,6 @@
 import { z } from "zod";
 import type { Coordinator } from "../coordinator/coordinator.js";
 import { ModuleLoadError } from "../errors.js";
-import type { Strategy } from "../pipeline/strategy.js";
 import type { ContextManager } from "../protocol.js";
 import { loadModule } from "./load-module.js";
 import { parseConfig } from "./parse-config.js";
@@ -33,12 +32,29 @@ export interface MountPlanOptions {
   cwd?: string;
 }
 
-type StrategyEntry = z.output<typeof strategyEntrySchema>;
 
-async function resolveStrategy(entry: StrategyEntry, coordinator: Coordinator, cwd: string): Promise<string | Strategy> {
-  if (typeof entry === "string") return entry;
-  const module = await loadModule(entry.module, { type: "strategy", cwd });
-  return module.createStrategy(entry.config ?? {}, coordinator);
+/**
+ * Replaces every `{ module, config }` entry of a strategy list with the Strategy its module creates
+ * for `coordinator`; built-in names and Strategy objects pass through. Modules load one after another
+ * so that a failure names the first bad entry deterministically.
+ */
+export async function resolveStrategyModules(
+  entries: readonly unknown[],
+  coordinator: Coordinator,
+  options: MountPlanOptions = {},
+): Promise<unknown[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const resolved: unknown[] = [];
+  for (const entry of entries) {
+    const parsed = moduleEntrySchema.safeParse(entry);
+    if (!parsed.success) {
+      resolved.push(entry);
+      continue;
+    }
+    const module = await loadModule(parsed.data.module, { type: "strategy", cwd });
+    resolved.push(await module.createStrategy(parsed.data.config ?? {}, coordinator));
+  }
+  return resolved;
 }
 
 /**
@@ -55,14 +71,9 @@ export async function mountPlan(coordinator: Coordinator, plan: MountPlanInput, 
   const cwd = options.cwd ?? process.cwd();
   const module = await loadModule(context.module, { type: "context", cwd });
 
-  // Strategies load one after another so that a failure names the first bad entry deterministically.
   let config: Record<string, unknown> = context.config ?? {};
   if (context.config?.strategies !== undefined) {
-    const strategies: Array<string | Strategy> = [];
-    for (const entry of context.config.strategies) {
-      strategies.push(await resolveStrategy(entry, coordinator, cwd));
-    }
-    config = { ...context.config, strategies };
+    config = { ...context.config, strategies: await resolveStrategyModules(context.config.strategies, coordinator, { cwd }) };
   }
 
   const before = coordinator.get("context");
