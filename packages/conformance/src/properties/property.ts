@@ -1,7 +1,9 @@
 // The shape of a conformance property, and the helpers every property uses to get a fresh manager.
+import type { Message } from "@ctxkit/core";
 import type fc from "fast-check";
+import { sessionArbitrary, type Session } from "../arbitraries/session-arbitrary.js";
 import type { CapabilityName, ResolvedCapabilities } from "../subject/capabilities.js";
-import { ManagerDriver } from "../subject/manager-driver.js";
+import { ManagerDriver, type RequestOutcome } from "../subject/manager-driver.js";
 import type { ResolvedSubject } from "../subject/subject.js";
 
 export interface PropertyContext {
@@ -42,4 +44,24 @@ export async function withManager<T>(context: PropertyContext, body: (driver: Ma
   } finally {
     await instance.dispose();
   }
+}
+
+/**
+ * A property over a broken-or-not session walked request by request: `checkOutcome` runs on every
+ * request's outcome, with the history as it stood then.
+ */
+export function defineRequestProperty(
+  property: Pick<ConformanceProperty, "name" | "title" | "invariant">,
+  checkOutcome: (outcome: RequestOutcome, history: readonly Message[]) => void,
+): ConformanceProperty<Session> {
+  return defineProperty({
+    ...property,
+    arbitrary: () => sessionArbitrary({ broken: true }),
+    async check(session, context) {
+      await withManager(context, async (driver) => {
+        const { outcomes } = await driver.walk(session);
+        for (const outcome of outcomes) checkOutcome(outcome, session.history.slice(0, outcome.after));
+      });
+    },
+  });
 }
