@@ -2,7 +2,7 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Message } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
-import { assistant, user } from "../test/messages.js";
+import { assistantMessage, userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";
 import { ContextClosedError, ContextLockedError } from "./errors.js";
 import { JsonlFileStore, type JsonlFileStoreOptions } from "./jsonl-file-store.js";
@@ -27,7 +27,7 @@ describe("JsonlFileStore", () => {
   it("should keep one journal per session, <directory>/<sessionId>.jsonl, creating the folder", async () => {
     const folder = join(await directory(), "nested", "sessions");
     const { store } = await openStore({ directory: folder });
-    await store.append(user("hi"));
+    await store.append(userMessage("hi"));
     expect(store.location).toBe(join(folder, "session.jsonl"));
     expect(await readdir(folder)).toEqual(["session.jsonl", "session.jsonl.lock"]);
     await store.close();
@@ -37,9 +37,9 @@ describe("JsonlFileStore", () => {
   it("should create the journal readable by its owner only, and keep it so across rewrites", async () => {
     const folder = await directory();
     const { store } = await openStore({ directory: folder });
-    await store.append(user("a secret"));
+    await store.append(userMessage("a secret"));
     expect((await stat(join(folder, "session.jsonl"))).mode & 0o777).toBe(0o600);
-    await store.replace([user("another secret")], new Map());
+    await store.replace([userMessage("another secret")], new Map());
     expect((await stat(join(folder, "session.jsonl"))).mode & 0o777).toBe(0o600);
     await store.close();
   });
@@ -55,7 +55,7 @@ describe("JsonlFileStore", () => {
     it("should give back, after reopening, what was appended, in order, with the strategy state", async () => {
       const folder = await directory();
       const { store } = await openStore({ directory: folder, durability });
-      const messages: Message[] = Array.from({ length: 20 }, (_, index) => user(`message ${index}`));
+      const messages: Message[] = Array.from({ length: 20 }, (_, index) => userMessage(`message ${index}`));
       await Promise.all([
         ...messages.slice(0, 10).map((message) => store.append(message)),
         store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 9 } }),
@@ -73,16 +73,16 @@ describe("JsonlFileStore", () => {
     it("should rewrite the journal as a header, the state, then the messages, and keep appending after it", async () => {
       const folder = await directory();
       const { store } = await openStore({ directory: folder });
-      await store.append(user("before"));
+      await store.append(userMessage("before"));
       const state = new Map([["summary", new Map<string, unknown>([["checkpoint", 1]])]]);
-      await store.replace([user("one"), assistant("two")], state);
-      await store.append(user("after"));
+      await store.replace([userMessage("one"), assistantMessage("two")], state);
+      await store.append(userMessage("after"));
       await store.close();
       const lines = await records(join(folder, "session.jsonl"));
       expect(lines.map((line) => line.type)).toEqual(["header", "state", "add", "add", "add"]);
       expect(lines[0]).toMatchObject({ v: 1, sessionId: "session", reason: "set" });
       const { store: reopened, stored } = await openStore({ directory: folder });
-      expect(stored.messages).toEqual([user("one"), assistant("two"), user("after")]);
+      expect(stored.messages).toEqual([userMessage("one"), assistantMessage("two"), userMessage("after")]);
       expect(stored.state).toEqual(state);
       await reopened.close();
     });
@@ -90,7 +90,7 @@ describe("JsonlFileStore", () => {
     it("should empty the history on clear, keeping the state given", async () => {
       const folder = await directory();
       const { store } = await openStore({ directory: folder });
-      await store.append(user("before"));
+      await store.append(userMessage("before"));
       await store.clear(new Map());
       await store.close();
       expect(await records(join(folder, "session.jsonl"))).toEqual([expect.objectContaining({ type: "header", reason: "clear" })]);
@@ -101,15 +101,15 @@ describe("JsonlFileStore", () => {
     it("should be cut off the file at load, so later appends start on a clean line", async () => {
       const folder = await directory();
       const file = join(folder, "session.jsonl");
-      const whole = `${JSON.stringify({ v: 1, type: "add", message: user("kept") })}\n`;
+      const whole = `${JSON.stringify({ v: 1, type: "add", message: userMessage("kept") })}\n`;
       await writeFile(file, `${whole}{"v":1,"type":"ad`);
       const { store, stored } = await openStore({ directory: folder });
       expect(stored.droppedBytes).toBe(17);
       expect(await readFile(file, "utf8")).toBe(whole);
-      await store.append(user("next"));
+      await store.append(userMessage("next"));
       await store.close();
       const { store: reopened, stored: again } = await openStore({ directory: folder });
-      expect(again.messages).toEqual([user("kept"), user("next")]);
+      expect(again.messages).toEqual([userMessage("kept"), userMessage("next")]);
       expect(again.droppedBytes).toBe(0);
       await reopened.close();
     });
@@ -119,15 +119,15 @@ describe("JsonlFileStore", () => {
     it("should be kept, and its line ended, so later appends start on a clean line", async () => {
       const folder = await directory();
       const file = join(folder, "session.jsonl");
-      const last = JSON.stringify({ v: 1, type: "add", message: user("hand-written") });
+      const last = JSON.stringify({ v: 1, type: "add", message: userMessage("hand-written") });
       await writeFile(file, last);
       const { store, stored } = await openStore({ directory: folder });
-      expect(stored).toMatchObject({ messages: [user("hand-written")], droppedBytes: 0 });
+      expect(stored).toMatchObject({ messages: [userMessage("hand-written")], droppedBytes: 0 });
       expect(await readFile(file, "utf8")).toBe(`${last}\n`);
-      await store.append(user("next"));
+      await store.append(userMessage("next"));
       await store.close();
       const { store: reopened, stored: again } = await openStore({ directory: folder });
-      expect(again.messages).toEqual([user("hand-written"), user("next")]);
+      expect(again.messages).toEqual([userMessage("hand-written"), userMessage("next")]);
       await reopened.close();
     });
   });
@@ -145,7 +145,7 @@ describe("JsonlFileStore", () => {
     it("should take no lock when lock is false", async () => {
       const folder = await directory();
       const { store } = await openStore({ directory: folder, lock: false });
-      await store.append(user("hi"));
+      await store.append(userMessage("hi"));
       expect(await readdir(folder)).toEqual(["session.jsonl"]);
       await store.close();
     });
@@ -156,13 +156,13 @@ describe("JsonlFileStore", () => {
       const { store } = await openStore();
       await store.close();
       await store.close();
-      await expect(store.append(user("late"))).rejects.toBeInstanceOf(ContextClosedError);
+      await expect(store.append(userMessage("late"))).rejects.toBeInstanceOf(ContextClosedError);
     });
 
     it("should reject writes before load, and a second open", async () => {
       const store = new JsonlFileStore({ directory: await directory(), sessionId: "session" });
       await store.open();
-      await expect(store.append(user("early"))).rejects.toThrow("call open() and load()");
+      await expect(store.append(userMessage("early"))).rejects.toThrow("call open() and load()");
       await expect(store.open()).rejects.toThrow("already opened");
       await store.close();
     });

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { user } from "../test/messages.js";
+import { userMessage } from "@ctxkit/core/testing";
 import { removeFixtureBundles, startFixture } from "../test/fixture-process.js";
 import { useTempDirectories } from "../test/temp-directory.js";
 import { createPersistentContext } from "./create-persistent-context.js";
@@ -28,7 +28,7 @@ describe("the session lock, across real processes", () => {
     // The killed holder never removed its lock file: it is stale now, and taken over.
     expect(JSON.parse(await readFile(join(folder, "s.jsonl.lock"), "utf8")).pid).toBe(holder.child.pid);
     const manager = await createPersistentContext({ storagePath: folder, sessionId: "s", tokenizer: "estimate" });
-    await manager.addMessage(user("after the takeover"));
+    await manager.addMessage(userMessage("after the takeover"));
     await manager.close();
   });
 

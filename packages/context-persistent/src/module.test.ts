@@ -2,7 +2,7 @@ import { appendFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CONTEXT_EVENTS, ContextConfigError, createCoordinator, loadModule, mountPlan } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
-import { user } from "../test/messages.js";
+import { userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";
 import { ContextLockedError } from "./errors.js";
 import * as persistentModule from "./index.js";
@@ -30,7 +30,7 @@ describe("the module surface", () => {
       const folder = await directory();
       const first = createCoordinator();
       const cleanupFirst = await persistentModule.mount(first, { storagePath: folder, sessionId: "s", tokenizer: "estimate" });
-      await first.get("context")!.addMessage(user("kept"));
+      await first.get("context")!.addMessage(userMessage("kept"));
       await cleanupFirst();
       await appendFile(join(folder, "s.jsonl"), '{"v":1,"ty');
 
@@ -47,7 +47,7 @@ describe("the module surface", () => {
       const coordinator = createCoordinator();
       const config = { storagePath: folder, sessionId: "s", tokenizer: "estimate" as const };
       const cleanup = await persistentModule.mount(coordinator, config);
-      await coordinator.get("context")!.addMessage(user("hi"));
+      await coordinator.get("context")!.addMessage(userMessage("hi"));
       await expect(persistentModule.mount(createCoordinator(), config)).rejects.toBeInstanceOf(ContextLockedError);
       await Promise.all([cleanup(), cleanup()]);
       expect(coordinator.get("context")).toBeUndefined();
@@ -71,8 +71,8 @@ describe("the module surface", () => {
       const manager = await mountPlan(coordinator, {
         context: { module: join(import.meta.dirname, "index.ts"), config: { storagePath: folder, tokenizer: "estimate" } },
       });
-      await manager.addMessage(user("planned"));
-      expect(await manager.getMessages()).toEqual([user("planned")]);
+      await manager.addMessage(userMessage("planned"));
+      expect(await manager.getMessages()).toEqual([userMessage("planned")]);
       await coordinator.cleanup();
       expect((await readdir(folder)).filter((file) => file.endsWith(".lock"))).toEqual([]);
     });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ContextValidationError, type ContextEventMap, type ContextEventName, type Message } from "@ctxkit/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countingStore } from "../test/counting-store.js";
-import { turn, user } from "../test/messages.js";
+import { sampleTurn, userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";
 import { createPersistentContext } from "./create-persistent-context.js";
 import { ContextClosedError } from "./errors.js";
@@ -57,7 +57,7 @@ describe("PersistentContextManager", () => {
       const folder = await directory();
       const { manager } = await session(folder, { durability: "batch" });
       const { syncs, writes } = await spyOnFileHandles(folder);
-      const messages = Array.from({ length: 50 }, (_, index) => user(`message ${index}`));
+      const messages = Array.from({ length: 50 }, (_, index) => userMessage(`message ${index}`));
       await Promise.all(messages.map((message) => manager.addMessage(message)));
       // The first add may start its batch alone; every other one waits for the next.
       expect(syncs.mock.calls.length).toBeLessThanOrEqual(3);
@@ -70,7 +70,7 @@ describe("PersistentContextManager", () => {
       const folder = await directory();
       const { manager } = await session(folder, { durability: "always" });
       const { syncs } = await spyOnFileHandles(folder);
-      await Promise.all(Array.from({ length: 10 }, (_, index) => manager.addMessage(user(`message ${index}`))));
+      await Promise.all(Array.from({ length: 10 }, (_, index) => manager.addMessage(userMessage(`message ${index}`))));
       // Plus one for the folder, which now names the new journal.
       expect(syncs.mock.calls.length).toBe(11);
       await manager.close();
@@ -79,7 +79,7 @@ describe("PersistentContextManager", () => {
     it("should have the record on disk by the time it resolves", async () => {
       const folder = await directory();
       const { manager } = await session(folder, { durability: "none" });
-      await manager.addMessage(user("hi"));
+      await manager.addMessage(userMessage("hi"));
       expect(await readFile(join(folder, "session.jsonl"), "utf8")).toContain('"content":"hi"');
       await manager.close();
     });
@@ -89,7 +89,7 @@ describe("PersistentContextManager", () => {
     it("should come from memory: after open, only writes reach the store", async () => {
       const folder = await directory();
       const { manager: writer } = await session(folder);
-      for (const message of [...turn(1), ...turn(2)]) await writer.addMessage(message);
+      for (const message of [...sampleTurn(1), ...sampleTurn(2)]) await writer.addMessage(message);
       await writer.close();
       const store = countingStore(new JsonlFileStore({ directory: folder, sessionId: "session" }));
       const manager = await PersistentContextManager.open(store, { tokenizer: "estimate" });
@@ -125,7 +125,7 @@ describe("PersistentContextManager", () => {
     it("should fail its caller and every later operation with ContextClosedError, naming the cause", async () => {
       const folder = await directory();
       const manager = await PersistentContextManager.open(failingStore(folder), { tokenizer: "estimate" });
-      const outcomes = await Promise.allSettled([1, 2, 3].map((index) => manager.addMessage(user(`message ${index}`))));
+      const outcomes = await Promise.allSettled([1, 2, 3].map((index) => manager.addMessage(userMessage(`message ${index}`))));
       expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
       const failure = (outcomes[2] as PromiseRejectedResult).reason as ContextClosedError;
       expect(failure).toBeInstanceOf(ContextClosedError);
@@ -133,10 +133,10 @@ describe("PersistentContextManager", () => {
       expect(failure.message).toContain("ENOSPC");
       expect(failure.message).toContain("Open it again");
       await expect(manager.getMessages()).rejects.toMatchObject({ reason: "write_failed" });
-      await expect(manager.addMessage(user("later"))).rejects.toMatchObject({ reason: "write_failed" });
+      await expect(manager.addMessage(userMessage("later"))).rejects.toMatchObject({ reason: "write_failed" });
       await manager.close();
       const { manager: reopened } = await session(folder);
-      expect(await reopened.getMessages()).toEqual([user("message 1"), user("message 2")]);
+      expect(await reopened.getMessages()).toEqual([userMessage("message 1"), userMessage("message 2")]);
       await reopened.close();
     });
   });
@@ -145,14 +145,14 @@ describe("PersistentContextManager", () => {
     it("should let earlier operations finish, release the lock, and refuse later operations", async () => {
       const folder = await directory();
       const { manager } = await session(folder, { durability: "none" });
-      const adding = manager.addMessage(user("queued before close"));
+      const adding = manager.addMessage(userMessage("queued before close"));
       await manager.close();
       await adding;
       await manager.close();
       await expect(manager.getMessagesForRequest()).rejects.toMatchObject({ code: "CONTEXT_CLOSED", reason: "closed" });
       expect(await readdir(folder)).toEqual(["session.jsonl"]);
       const { manager: reopened } = await session(folder);
-      expect(await reopened.getMessages()).toEqual([user("queued before close")]);
+      expect(await reopened.getMessages()).toEqual([userMessage("queued before close")]);
       await reopened.close();
     });
   });

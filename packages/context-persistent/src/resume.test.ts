@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { ContextEventMap, ContextEventName, Message, Strategy } from "@ctxkit/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { assistant, system, turn, user } from "../test/messages.js";
+import { assistantMessage, sampleTurn, systemMessage, userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";
 import { createPersistentContext } from "./create-persistent-context.js";
 import type { PersistentContextConfig } from "./config-schema.js";
@@ -29,7 +29,7 @@ async function session(storagePath: string, config: Partial<PersistentContextCon
   return { manager, events };
 }
 
-const history: Message[] = [system("You are terse."), ...Array.from({ length: 12 }, (_, index) => turn(index)).flat(), user("and now?")];
+const history: Message[] = [systemMessage("You are terse."), ...Array.from({ length: 12 }, (_, index) => sampleTurn(index)).flat(), userMessage("and now?")];
 
 describe("resume", () => {
   it("should give back the same history and, for the same budget, the same view as a fresh instance given that history", async () => {
@@ -80,7 +80,7 @@ describe("resume", () => {
     it("should be accepted and written on a new session", async () => {
       const folder = await directory();
       const { manager } = await session(folder);
-      await manager.addMessage(user("replaced"));
+      await manager.addMessage(userMessage("replaced"));
       await manager.setMessages(history);
       await manager.close();
       const { manager: resumed } = await session(folder);
@@ -91,13 +91,13 @@ describe("resume", () => {
     it("should be accepted again after clear()", async () => {
       const folder = await directory();
       const { manager: live } = await session(folder);
-      await live.addMessage(user("old"));
+      await live.addMessage(userMessage("old"));
       await live.close();
       const { manager: resumed } = await session(folder);
       await resumed.clear();
       expect(resumed.isResumed).toBe(false);
-      await resumed.setMessages([user("new")]);
-      expect(await resumed.getMessages()).toEqual([user("new")]);
+      await resumed.setMessages([userMessage("new")]);
+      expect(await resumed.getMessages()).toEqual([userMessage("new")]);
       await resumed.close();
     });
   });
@@ -149,13 +149,13 @@ describe("resume", () => {
     it("should cut a torn final record, report it through context:recover, and keep the rest", async () => {
       const folder = await directory();
       const { manager: live } = await session(folder);
-      await live.addMessage(user("kept"));
+      await live.addMessage(userMessage("kept"));
       await live.close();
       await appendFile(join(folder, "session.jsonl"), '{"v":1,"type":"add","message":{"role":"ass');
       const { manager: resumed, events } = await session(folder);
       expect(events).toEqual([{ event: "context:recover", payload: { file: join(folder, "session.jsonl"), droppedBytes: 42 } }]);
-      expect(await resumed.getMessages()).toEqual([user("kept")]);
-      await resumed.addMessage(assistant("next"));
+      expect(await resumed.getMessages()).toEqual([userMessage("kept")]);
+      await resumed.addMessage(assistantMessage("next"));
       await resumed.close();
       expect((await readFile(join(folder, "session.jsonl"), "utf8")).trim().split("\n")).toHaveLength(2);
     });
@@ -164,7 +164,7 @@ describe("resume", () => {
       const folder = await directory();
       const file = join(folder, "session.jsonl");
       const { manager: live } = await session(folder);
-      for (const message of [user("one"), user("two"), user("three")]) await live.addMessage(message);
+      for (const message of [userMessage("one"), userMessage("two"), userMessage("three")]) await live.addMessage(message);
       await live.close();
       const lines = (await readFile(file, "utf8")).split("\n");
       lines[1] = lines[1]!.replace('"role"', '"rol');

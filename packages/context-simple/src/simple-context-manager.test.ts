@@ -10,9 +10,11 @@ import {
   type TokenCounter,
 } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
-import { assistant, callTools, pinned, result, system, turn, user } from "../test/messages.js";
+import { assistantMessage, sampleTurn, systemMessage, toolCallMessage, toolResultMessage, userMessage } from "@ctxkit/core/testing";
 import { createSimpleContext } from "./simple-context-manager.js";
 import type { SimpleContextConfig } from "./config-schema.js";
+
+const pinned = (content: string): Message => ({ ...userMessage(content), metadata: { pinned: true } });
 
 type Recorded = { [E in ContextEventName]: { event: E; payload: ContextEventMap[E] } }[ContextEventName];
 
@@ -43,7 +45,7 @@ describe("SimpleContextManager", () => {
   describe("history", () => {
     it("should return every message in order, equal to what was given, as frozen copies", async () => {
       const { manager } = managerWithEvents();
-      const given = [system("be brief"), ...turn(1)];
+      const given = [systemMessage("be brief"), ...sampleTurn(1)];
       await addAll(manager, given);
       const stored = await manager.getMessages();
       expect(stored).toEqual(given);
@@ -53,9 +55,9 @@ describe("SimpleContextManager", () => {
 
     it("should never mutate the caller's message (regression)", async () => {
       const { manager } = managerWithEvents({ maxTokens: 300 });
-      const huge = result("call_1", "y".repeat(50_000));
+      const huge = toolResultMessage("call_1", "y".repeat(50_000));
       const snapshot = structuredClone(huge);
-      await addAll(manager, [user("go"), callTools("call_1"), huge, assistant("done"), user("next")]);
+      await addAll(manager, [userMessage("go"), toolCallMessage("call_1"), huge, assistantMessage("done"), userMessage("next")]);
       await manager.getMessagesForRequest();
       expect(huge).toEqual(snapshot);
       expect(Object.isFrozen(huge)).toBe(false);
@@ -63,7 +65,7 @@ describe("SimpleContextManager", () => {
 
     it("should keep the full history however small the views were", async () => {
       const { manager } = managerWithEvents({ maxTokens: 2_000 });
-      const given = Array.from({ length: 20 }, (_, index) => turn(index)).flat();
+      const given = Array.from({ length: 20 }, (_, index) => sampleTurn(index)).flat();
       for (const message of given) {
         await manager.addMessage(message);
         await manager.getMessagesForRequest();
@@ -73,19 +75,19 @@ describe("SimpleContextManager", () => {
 
     it("should reuse the stored objects in views instead of copying them", async () => {
       const { manager } = managerWithEvents();
-      await addAll(manager, turn(1));
+      await addAll(manager, sampleTurn(1));
       const [stored, view] = [await manager.getMessages(), await manager.getMessagesForRequest()];
       expect(view[0]).toBe(stored[0]);
     });
 
     it("should not let a caller change later results through a returned array", async () => {
       const { manager } = managerWithEvents();
-      await addAll(manager, turn(1));
+      await addAll(manager, sampleTurn(1));
       const view = await manager.getMessagesForRequest();
       view.length = 0;
       Object.freeze(view);
       (await manager.getMessages()).pop();
-      await manager.addMessage(user("more"));
+      await manager.addMessage(userMessage("more"));
       expect(await manager.getMessagesForRequest()).toHaveLength(5);
     });
   });
@@ -93,7 +95,7 @@ describe("SimpleContextManager", () => {
   describe("validation", () => {
     it("should reject a bad message with the field named and leave the state unchanged", async () => {
       const { manager } = managerWithEvents();
-      await addAll(manager, turn(1));
+      await addAll(manager, sampleTurn(1));
       const before = await manager.getMessages();
       const bad = { role: "tool", content: "orphan" } as unknown as Message;
       await expect(manager.addMessage(bad)).rejects.toBeInstanceOf(ContextValidationError);
@@ -103,8 +105,8 @@ describe("SimpleContextManager", () => {
 
     it("should reject a whole setMessages when one message is bad, keeping the old history", async () => {
       const { manager } = managerWithEvents();
-      await addAll(manager, turn(1));
-      const bad = [user("ok"), { role: "user" } as unknown as Message];
+      await addAll(manager, sampleTurn(1));
+      const bad = [userMessage("ok"), { role: "user" } as unknown as Message];
       await expect(manager.setMessages(bad)).rejects.toThrow(/index 1/);
       expect(await manager.getMessages()).toHaveLength(4);
     });
@@ -133,7 +135,7 @@ describe("SimpleContextManager", () => {
     it("should count each message once, however many views are built", async () => {
       const counter = spyCounter();
       const manager = createSimpleContext({ tokenizer: counter, maxTokens: 1_000_000 });
-      const given = Array.from({ length: 30 }, (_, index) => turn(index, 100)).flat();
+      const given = Array.from({ length: 30 }, (_, index) => sampleTurn(index, 100)).flat();
       for (const message of given) {
         await manager.addMessage(message);
         // Requests come before model calls: after user, tool and answer messages, not mid-call.
@@ -146,7 +148,7 @@ describe("SimpleContextManager", () => {
   describe("budget", () => {
     it("should resolve the budget from the provider's window when no explicit budget is given", async () => {
       const manager = createSimpleContext({ tokenizer: "estimate", safetyMargin: 0 });
-      await addAll(manager, turn(1));
+      await addAll(manager, sampleTurn(1));
       const provider = { name: "tiny", getInfo: () => ({ defaults: { contextWindow: 4_000, maxOutputTokens: 1_000 } }) };
       await manager.getMessagesForRequest({ provider });
       expect((await manager.usage())?.budget).toBe(3_000);
@@ -154,7 +156,7 @@ describe("SimpleContextManager", () => {
 
     it("should throw ContextBudgetError with the figures when the minimal view cannot fit", async () => {
       const { manager } = managerWithEvents({ maxTokens: 100 });
-      await addAll(manager, [system("rule ".repeat(400)), user("hi")]);
+      await addAll(manager, [systemMessage("rule ".repeat(400)), userMessage("hi")]);
       const error = await manager.getMessagesForRequest().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ContextBudgetError);
       expect(error).toMatchObject({ budget: 100 });
@@ -163,7 +165,7 @@ describe("SimpleContextManager", () => {
 
     it("should count a whole unit kept for a protected message in ContextBudgetError.required (regression)", async () => {
       const manager = createSimpleContext({ protectFirst: 1 });
-      await addAll(manager, [callTools("c1"), user("")]);
+      await addAll(manager, [toolCallMessage("c1"), userMessage("")]);
       const error = await manager.getMessagesForRequest({ tokenBudget: 17 }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ContextBudgetError);
       expect((error as ContextBudgetError).required).toBeGreaterThan(17);
@@ -171,7 +173,7 @@ describe("SimpleContextManager", () => {
 
     it("should keep every view within the budget and its tool pairs whole", async () => {
       const { manager } = managerWithEvents({ maxTokens: 3_000 });
-      for (const message of Array.from({ length: 40 }, (_, index) => turn(index, 3_000)).flat()) {
+      for (const message of Array.from({ length: 40 }, (_, index) => sampleTurn(index, 3_000)).flat()) {
         await manager.addMessage(message);
         const view = await manager.getMessagesForRequest();
         expect(checkToolPairs(view)).toEqual([]);
@@ -183,10 +185,10 @@ describe("SimpleContextManager", () => {
   describe("hysteresis", () => {
     it("should not compact below the threshold, and compact down to the target above it", async () => {
       const { manager, events, count } = managerWithEvents({ maxTokens: 10_000 });
-      await addAll(manager, turn(1, 4_000));
+      await addAll(manager, sampleTurn(1, 4_000));
       await manager.getMessagesForRequest();
       expect(count("context:pre_compact")).toBe(0);
-      await addAll(manager, [...turn(2, 20_000), ...turn(3, 20_000)]);
+      await addAll(manager, [...sampleTurn(2, 20_000), ...sampleTurn(3, 20_000)]);
       await manager.getMessagesForRequest();
       const post = events.find((recorded) => recorded.event === "context:post_compact");
       expect(post?.payload).toMatchObject({ budget: 10_000 });
@@ -195,10 +197,10 @@ describe("SimpleContextManager", () => {
 
     it("should extend the previous view between compactions, byte for byte", async () => {
       const { manager, count } = managerWithEvents({ maxTokens: 8_000 });
-      await addAll(manager, Array.from({ length: 20 }, (_, index) => turn(index, 2_000)).flat());
+      await addAll(manager, Array.from({ length: 20 }, (_, index) => sampleTurn(index, 2_000)).flat());
       const compactedView = await manager.getMessagesForRequest();
       expect(count("context:post_compact")).toBe(1);
-      await addAll(manager, turn(99, 50));
+      await addAll(manager, sampleTurn(99, 50));
       const next = await manager.getMessagesForRequest();
       expect(count("context:post_compact")).toBe(1);
       expect(next.slice(0, compactedView.length)).toEqual(compactedView);
@@ -207,10 +209,10 @@ describe("SimpleContextManager", () => {
 
     it("should not compact on every request when an irreducible system prompt sits near the budget (regression)", async () => {
       const { manager, count } = managerWithEvents({ maxTokens: 10_000 });
-      await manager.addMessage(system("policy ".repeat(5_000)));
+      await manager.addMessage(systemMessage("policy ".repeat(5_000)));
       let requests = 0;
       for (let index = 0; index < 60; index += 1) {
-        await addAll(manager, [user(`q${index}`), assistant(`a${index} `.repeat(20))]);
+        await addAll(manager, [userMessage(`q${index}`), assistantMessage(`a${index} `.repeat(20))]);
         await manager.getMessagesForRequest();
         requests += 1;
       }
@@ -220,11 +222,11 @@ describe("SimpleContextManager", () => {
 
     it("should forget its decisions on clear() and setMessages()", async () => {
       const { manager, count } = managerWithEvents({ maxTokens: 4_000 });
-      const long = Array.from({ length: 10 }, (_, index) => turn(index, 2_000)).flat();
+      const long = Array.from({ length: 10 }, (_, index) => sampleTurn(index, 2_000)).flat();
       await addAll(manager, long);
       await manager.getMessagesForRequest();
-      await manager.setMessages(turn(1, 100));
-      expect(await manager.getMessagesForRequest()).toEqual(turn(1, 100));
+      await manager.setMessages(sampleTurn(1, 100));
+      expect(await manager.getMessagesForRequest()).toEqual(sampleTurn(1, 100));
       await manager.clear();
       expect(await manager.getMessagesForRequest()).toEqual([]);
       expect(count("context:post_compact")).toBe(1);
@@ -234,21 +236,21 @@ describe("SimpleContextManager", () => {
   describe("protections", () => {
     it("should keep system, developer, pinned and the latest user message through compaction", async () => {
       const { manager } = managerWithEvents({ maxTokens: 2_000 });
-      const keep = [system("sys"), { role: "developer", content: "dev" } as Message, pinned("remember this")];
-      await addAll(manager, [...keep, ...Array.from({ length: 10 }, (_, index) => turn(index, 3_000)).flat(), user("latest")]);
+      const keep = [systemMessage("sys"), { role: "developer", content: "dev" } as Message, pinned("remember this")];
+      await addAll(manager, [...keep, ...Array.from({ length: 10 }, (_, index) => sampleTurn(index, 3_000)).flat(), userMessage("latest")]);
       const view = await manager.getMessagesForRequest();
-      for (const message of [...keep, user("latest")]) expect(view).toContainEqual(message);
+      for (const message of [...keep, userMessage("latest")]) expect(view).toContainEqual(message);
     });
 
     it("should keep the first protectFirst messages", async () => {
       const { manager } = managerWithEvents({ maxTokens: 2_000, protectFirst: 1 });
-      await addAll(manager, [user("the task"), ...Array.from({ length: 10 }, (_, index) => turn(index, 3_000)).flat()]);
-      expect((await manager.getMessagesForRequest())[0]).toEqual(user("the task"));
+      await addAll(manager, [userMessage("the task"), ...Array.from({ length: 10 }, (_, index) => sampleTurn(index, 3_000)).flat()]);
+      expect((await manager.getMessagesForRequest())[0]).toEqual(userMessage("the task"));
     });
 
     it("should never leave a tool result orphaned when it drops old turns (regression)", async () => {
       const { manager } = managerWithEvents({ maxTokens: 1_500, strategies: ["truncate"] });
-      await addAll(manager, [user("go"), callTools("a", "b", "c"), result("a", "1 ".repeat(4_000)), result("b", "2"), result("c", "3"), assistant("ok"), user("next")]);
+      await addAll(manager, [userMessage("go"), toolCallMessage("a", "b", "c"), toolResultMessage("a", "1 ".repeat(4_000)), toolResultMessage("b", "2"), toolResultMessage("c", "3"), assistantMessage("ok"), userMessage("next")]);
       const view = await manager.getMessagesForRequest();
       expect(checkToolPairs(view)).toEqual([]);
       expect(view.some((message) => message.role === "tool")).toBe(false);
@@ -258,7 +260,7 @@ describe("SimpleContextManager", () => {
   describe("strategies", () => {
     it("should clear every old tool result with keepRecent 0 (regression: 0 meant protect all)", async () => {
       const { manager } = managerWithEvents({ maxTokens: 1_200, strategies: [{ name: "clear-tool-results", options: { keepRecent: 0 } }] });
-      await addAll(manager, [...turn(1, 4_000), ...turn(2, 4_000), user("latest")]);
+      await addAll(manager, [...sampleTurn(1, 4_000), ...sampleTurn(2, 4_000), userMessage("latest")]);
       const view = await manager.getMessagesForRequest();
       const tools = view.filter((message) => message.role === "tool");
       expect(tools).toHaveLength(2);
@@ -271,7 +273,7 @@ describe("SimpleContextManager", () => {
         maxTokens: 3_000,
         strategies: [{ name: "noop", apply: (view) => (seen.push("noop"), { view, applied: false }) }, "truncate"],
       });
-      await addAll(manager, Array.from({ length: 6 }, (_, index) => turn(index, 2_000)).flat());
+      await addAll(manager, Array.from({ length: 6 }, (_, index) => sampleTurn(index, 2_000)).flat());
       await manager.getMessagesForRequest();
       expect(seen).toEqual(["noop"]);
       const post = events.find((recorded) => recorded.event === "context:post_compact")?.payload as ContextEventMap["context:post_compact"];
@@ -280,7 +282,7 @@ describe("SimpleContextManager", () => {
 
     it("should fall back to truncation when the configured strategies cannot fit the budget", async () => {
       const { manager } = managerWithEvents({ maxTokens: 2_000, strategies: [] });
-      await addAll(manager, Array.from({ length: 6 }, (_, index) => turn(index, 2_000)).flat());
+      await addAll(manager, Array.from({ length: 6 }, (_, index) => sampleTurn(index, 2_000)).flat());
       await manager.getMessagesForRequest();
       expect((await manager.usage())!.tokens).toBeLessThanOrEqual(2_000);
     });
@@ -289,7 +291,7 @@ describe("SimpleContextManager", () => {
   describe("repairs", () => {
     it("should answer a dangling call with a synthetic result and announce it once", async () => {
       const { manager, count } = managerWithEvents();
-      await addAll(manager, [user("go"), callTools("lost"), user("still there?")]);
+      await addAll(manager, [userMessage("go"), toolCallMessage("lost"), userMessage("still there?")]);
       const first = await manager.getMessagesForRequest();
       await manager.getMessagesForRequest();
       expect(checkToolPairs(first)).toEqual([]);
@@ -300,16 +302,16 @@ describe("SimpleContextManager", () => {
 
     it("should replace the synthetic result once the real result arrives", async () => {
       const { manager } = managerWithEvents();
-      await addAll(manager, [user("go"), callTools("c1")]);
+      await addAll(manager, [userMessage("go"), toolCallMessage("c1")]);
       await manager.getMessagesForRequest();
-      await manager.addMessage(result("c1", "real"));
-      expect(await manager.getMessagesForRequest()).toEqual([user("go"), callTools("c1"), result("c1", "real")]);
+      await manager.addMessage(toolResultMessage("c1", "real"));
+      expect(await manager.getMessagesForRequest()).toEqual([userMessage("go"), toolCallMessage("c1"), toolResultMessage("c1", "real")]);
     });
 
     it("should leave an orphan result out of the view", async () => {
       const { manager, events } = managerWithEvents();
-      await addAll(manager, [user("go"), result("ghost", "?"), assistant("hm")]);
-      expect(await manager.getMessagesForRequest()).toEqual([user("go"), assistant("hm")]);
+      await addAll(manager, [userMessage("go"), toolResultMessage("ghost", "?"), assistantMessage("hm")]);
+      expect(await manager.getMessagesForRequest()).toEqual([userMessage("go"), assistantMessage("hm")]);
       expect(events.find((recorded) => recorded.event === "context:repair")?.payload).toEqual({ kind: "orphan_result", toolCallIds: ["ghost"] });
     });
   });
@@ -317,32 +319,32 @@ describe("SimpleContextManager", () => {
   describe("concurrency", () => {
     it("should land 50 concurrent adds in call order", async () => {
       const { manager } = managerWithEvents();
-      const given = Array.from({ length: 50 }, (_, index) => user(`m${index}`));
+      const given = Array.from({ length: 50 }, (_, index) => userMessage(`m${index}`));
       await Promise.all(given.map((message) => manager.addMessage(message)));
       expect(await manager.getMessages()).toEqual(given);
     });
 
     it("should build a view from one consistent state while adds are in flight", async () => {
       const { manager } = managerWithEvents();
-      const adds = turn(1).map((message) => manager.addMessage(message));
+      const adds = sampleTurn(1).map((message) => manager.addMessage(message));
       const view = manager.getMessagesForRequest();
-      const later = manager.addMessage(user("after"));
+      const later = manager.addMessage(userMessage("after"));
       await Promise.all([...adds, later]);
-      expect(await view).toEqual(turn(1));
+      expect(await view).toEqual(sampleTurn(1));
     });
 
     it("should keep working after a failed operation", async () => {
       const { manager } = managerWithEvents();
       await manager.addMessage({ role: "nobody" } as unknown as Message).catch(() => undefined);
-      await manager.addMessage(user("fine"));
-      expect(await manager.getMessages()).toEqual([user("fine")]);
+      await manager.addMessage(userMessage("fine"));
+      expect(await manager.getMessages()).toEqual([userMessage("fine")]);
     });
   });
 
   describe("capabilities", () => {
     it("should compact on demand and keep the decision for later views", async () => {
       const { manager, count } = managerWithEvents({ maxTokens: 100_000 });
-      await addAll(manager, Array.from({ length: 10 }, (_, index) => turn(index, 2_000)).flat());
+      await addAll(manager, Array.from({ length: 10 }, (_, index) => sampleTurn(index, 2_000)).flat());
       const outcome = await manager.compact({ tokenBudget: 8_000 });
       expect(outcome.compacted).toBe(true);
       expect(outcome.tokensAfter).toBeLessThan(outcome.tokensBefore);
@@ -355,8 +357,8 @@ describe("SimpleContextManager", () => {
     it("should keep a compaction committed while the last tool call still waits for results (regression)", async () => {
       const manager = createSimpleContext();
       const log = "2024-05-01T12:00:00Z INFO request handled in 12ms path=/api/items status=200\n".repeat(672);
-      await manager.addMessage({ role: "assistant", content: null, tool_calls: [callTools("a").tool_calls![0]!, callTools("b").tool_calls![0]!] });
-      await manager.addMessage(result("a", log));
+      await manager.addMessage({ role: "assistant", content: null, tool_calls: [toolCallMessage("a").tool_calls![0]!, toolCallMessage("b").tool_calls![0]!] });
+      await manager.addMessage(toolResultMessage("a", log));
       const outcome = await manager.compact({ tokenBudget: 25_000 });
       await manager.getMessagesForRequest({ tokenBudget: 25_000 });
       expect((await manager.usage())!.tokens).toBe(outcome.tokensAfter);
@@ -364,7 +366,7 @@ describe("SimpleContextManager", () => {
 
     it("should return a smaller view after an overflow error", async () => {
       const { manager } = managerWithEvents({ maxTokens: 50_000 });
-      await addAll(manager, Array.from({ length: 10 }, (_, index) => turn(index, 4_000)).flat());
+      await addAll(manager, Array.from({ length: 10 }, (_, index) => sampleTurn(index, 4_000)).flat());
       await manager.getMessagesForRequest();
       const before = (await manager.usage())!.tokens;
       const smaller = await manager.recoverOverflow(new Error("context_length_exceeded"));
@@ -375,7 +377,7 @@ describe("SimpleContextManager", () => {
     it("should report the last view's usage", async () => {
       const manager = createSimpleContext({ maxTokens: 9_000 });
       expect(await manager.usage()).toBeUndefined();
-      await addAll(manager, turn(1, 10));
+      await addAll(manager, sampleTurn(1, 10));
       await manager.getMessagesForRequest();
       expect(await manager.usage()).toMatchObject({ budget: 9_000, messageCount: 4, compacted: false, counter: "tiktoken:o200k_base" });
     });
