@@ -21,7 +21,7 @@ interface Timing {
 }
 
 async function time(library: Library, input: Input, quick: boolean): Promise<Timing> {
-  const timeLimitMs = input.isPathological ? (quick ? 3_000 : 10_000) : quick ? 10_000 : 60_000;
+  const timeLimitMs = input.isPathological ? (quick ? 1_000 : 10_000) : quick ? 10_000 : 60_000;
   const { reports } = await runInChild<CountReport>(
     new URL("../tokens/count-in-child.ts", import.meta.url),
     { library, text: input.text, runs: quick ? 3 : 7 },
