@@ -1,4 +1,4 @@
-// Every property the kit checks, in the order of DESIGN.md's invariants, then the optional capabilities.
+// Every property the kit checks, in the order of the contract's invariants, then the optional capabilities.
 import { budgetProperty } from "./budget.js";
 import { clearProperty } from "./clear.js";
 import { compactProperty } from "./compact.js";

@@ -1,4 +1,4 @@
-// Structural checks, in the manner of `amplifier module validate`: the module's shape before its behaviour.
+// Structural checks: the module's shape before its behaviour.
 import { createCoordinator, isContextManager, type Coordinator } from "@ctxkit/core";
 import { describeError, preview } from "../checks/violation.js";
 import { isContextModuleLike, type ContextManagerFactory, type ContextModuleLike } from "../subject/subject.js";
