@@ -171,6 +171,16 @@ describe("SimpleContextManager", () => {
       expect((error as ContextBudgetError).required).toBeGreaterThan(17);
     });
 
+    it("should keep a refused compaction's decisions rather than redo them on the next request", async () => {
+      const { manager, count } = managerWithEvents();
+      await addAll(manager, [systemMessage("rule ".repeat(800)), ...Array.from({ length: 8 }, (_, index) => sampleTurn(index, 2_000)).flat()]);
+      await expect(manager.getMessagesForRequest({ tokenBudget: 500 })).rejects.toBeInstanceOf(ContextBudgetError);
+      const view = await manager.getMessagesForRequest({ tokenBudget: 100_000 });
+      expect(count("context:pre_compact")).toBe(1);
+      expect(view.length).toBeLessThan(33);
+      expect(checkToolPairs(view)).toEqual([]);
+    });
+
     it("should keep every view within the budget and its tool pairs whole", async () => {
       const { manager } = managerWithEvents({ maxTokens: 3_000 });
       for (const message of Array.from({ length: 40 }, (_, index) => sampleTurn(index, 3_000)).flat()) {

@@ -183,12 +183,15 @@ export class SimpleContextManager implements ContextManager {
     let steps: PipelineStep[] = [];
     let compacted = false;
     if (mode.kind !== "auto" || tokensBefore > trigger) {
-      steps = await this.compactView(budget, options.signal ?? NEVER_ABORTED);
+      try {
+        steps = await this.compactView(budget, options.signal ?? NEVER_ABORTED);
+      } catch (error) {
+        if (error instanceof ContextBudgetError) this.settle(openUnitStart, true);
+        throw error;
+      }
       compacted = true;
-      this.keepOpenUnitEdits(openUnitStart);
     }
-    this.view.settle(openUnitStart);
-    for (const index of this.openUnitEdits.keys()) if (index < openUnitStart) this.openUnitEdits.delete(index);
+    this.settle(openUnitStart, compacted);
     this.lastUsage = {
       tokens: this.view.tokens,
       budget,
@@ -225,6 +228,12 @@ export class SimpleContextManager implements ContextManager {
       await this.events.emit("context:repair", { kind: repair.kind, toolCallIds: repair.toolCallIds });
     }
     return from + this.openUnitStart(tail);
+  }
+
+  private settle(openUnitStart: number, compacted: boolean): void {
+    if (compacted) this.keepOpenUnitEdits(openUnitStart);
+    this.view.settle(openUnitStart);
+    for (const index of this.openUnitEdits.keys()) if (index < openUnitStart) this.openUnitEdits.delete(index);
   }
 
   /** Remembers what the last compaction changed in the unsettled open unit, so it stays committed. */
@@ -268,8 +277,12 @@ export class SimpleContextManager implements ContextManager {
       view = fallback.view;
       steps.push(...fallback.steps);
     }
-    if (view.tokens > budget) throw new ContextBudgetError(budget, this.minimalTokens(view));
     this.view.replace(view.entries);
+    if (view.tokens > budget) {
+      // The decisions stand: the next request starts from this smaller view instead of redoing them.
+      this.floorAboveThreshold = true;
+      throw new ContextBudgetError(budget, this.minimalTokens(view));
+    }
     this.floorAboveThreshold = view.tokens > this.config.compactThreshold * budget;
     await this.reportIncluded(before, view);
     await this.events.emit("context:post_compact", {
