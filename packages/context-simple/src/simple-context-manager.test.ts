@@ -326,6 +326,31 @@ describe("SimpleContextManager", () => {
     });
   });
 
+  describe("abort", () => {
+    it("should reject a request whose signal is already aborted, and keep working", async () => {
+      const { manager } = managerWithEvents();
+      await addAll(manager, sampleTurn(1));
+      const controller = new AbortController();
+      controller.abort(new Error("user cancelled"));
+      await expect(manager.getMessagesForRequest({ signal: controller.signal })).rejects.toThrow("user cancelled");
+      await expect(manager.compact({ signal: controller.signal })).rejects.toThrow("user cancelled");
+      expect(await manager.getMessagesForRequest()).toHaveLength(4);
+    });
+
+    it("should abort a compaction whose signal fires while strategies run, committing nothing", async () => {
+      const controller = new AbortController();
+      const { manager } = managerWithEvents({
+        maxTokens: 3_000,
+        strategies: [{ name: "slow", apply: (view) => (controller.abort(new Error("too slow")), { view, applied: false }) }, "truncate"],
+      });
+      await addAll(manager, Array.from({ length: 6 }, (_, index) => sampleTurn(index, 2_000)).flat());
+      await expect(manager.getMessagesForRequest({ signal: controller.signal })).rejects.toThrow("too slow");
+      expect(await manager.getMessages()).toHaveLength(24);
+      await manager.getMessagesForRequest();
+      expect((await manager.usage())!.tokens).toBeLessThanOrEqual(3_000);
+    });
+  });
+
   describe("concurrency", () => {
     it("should land 50 concurrent adds in call order", async () => {
       const { manager } = managerWithEvents();

@@ -176,6 +176,8 @@ export class SimpleContextManager implements ContextManager {
     options: RequestOptions,
     mode: CompactionMode,
   ): Promise<{ view: Message[]; steps: PipelineStep[]; tokensBefore: number }> {
+    // A caller that gave up before its turn in the queue gets its abort, not a view it no longer wants.
+    options.signal?.throwIfAborted();
     const budget = await this.resolveRequestBudget(options, mode);
     const openUnitStart = await this.refreshTail();
     const tokensBefore = this.view.tokens;
