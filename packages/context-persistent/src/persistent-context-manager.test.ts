@@ -1,6 +1,6 @@
 import { open, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { ContextValidationError, type ContextEventMap, type ContextEventName, type Message } from "@ctxkit/core";
+import { ContextValidationError, type Message } from "@ctxkit/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countingStore } from "../test/counting-store.js";
 import { sampleTurn, userMessage } from "@ctxkit/core/testing";
@@ -10,6 +10,7 @@ import { ContextClosedError } from "./errors.js";
 import { JsonlFileStore } from "./jsonl-file-store.js";
 import type { MessageStore } from "./message-store.js";
 import { PersistentContextManager } from "./persistent-context-manager.js";
+import { openSession } from "../test/open-session.js";
 
 const { directory } = useTempDirectories();
 
@@ -17,19 +18,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Recorded = { event: ContextEventName; payload: ContextEventMap[ContextEventName] };
-
-async function session(storagePath: string, config: Partial<Parameters<typeof createPersistentContext>[0]> = {}) {
-  const events: Recorded[] = [];
-  const manager = await createPersistentContext({
-    storagePath,
-    sessionId: "session",
-    tokenizer: "estimate",
-    ...config,
-    onEvent: (event, payload) => void events.push({ event, payload }),
-  });
-  return { manager, events };
-}
 
 /** FileHandle is not exported, so its prototype is taken from a real handle. */
 async function spyOnFileHandles(folder: string) {
@@ -43,7 +31,7 @@ describe("PersistentContextManager", () => {
   describe("addMessage", () => {
     it("should validate before anything is written, and leave the state unchanged", async () => {
       const folder = await directory();
-      const { manager } = await session(folder);
+      const { manager } = await openSession(folder);
       await expect(manager.addMessage({ role: "user" } as unknown as Message)).rejects.toBeInstanceOf(ContextValidationError);
       await expect(manager.addMessage({ role: "user", content: "hi", metadata: { at: new Date(0) } } as unknown as Message)).rejects.toThrow(
         "metadata.at: a Date cannot be stored as JSON",
@@ -55,7 +43,7 @@ describe("PersistentContextManager", () => {
 
     it("should land concurrent adds in call order, sharing one write and one fsync under batch", async () => {
       const folder = await directory();
-      const { manager } = await session(folder, { durability: "batch" });
+      const { manager } = await openSession(folder, { durability: "batch" });
       const { syncs, writes } = await spyOnFileHandles(folder);
       const messages = Array.from({ length: 50 }, (_, index) => userMessage(`message ${index}`));
       await Promise.all(messages.map((message) => manager.addMessage(message)));
@@ -68,7 +56,7 @@ describe("PersistentContextManager", () => {
 
     it("should give every add its own fsync under always", async () => {
       const folder = await directory();
-      const { manager } = await session(folder, { durability: "always" });
+      const { manager } = await openSession(folder, { durability: "always" });
       const { syncs } = await spyOnFileHandles(folder);
       await Promise.all(Array.from({ length: 10 }, (_, index) => manager.addMessage(userMessage(`message ${index}`))));
       // Plus one for the folder, which now names the new journal.
@@ -78,7 +66,7 @@ describe("PersistentContextManager", () => {
 
     it("should have the record on disk by the time it resolves", async () => {
       const folder = await directory();
-      const { manager } = await session(folder, { durability: "none" });
+      const { manager } = await openSession(folder, { durability: "none" });
       await manager.addMessage(userMessage("hi"));
       expect(await readFile(join(folder, "session.jsonl"), "utf8")).toContain('"content":"hi"');
       await manager.close();
@@ -88,7 +76,7 @@ describe("PersistentContextManager", () => {
   describe("reads", () => {
     it("should come from memory: after open, only writes reach the store", async () => {
       const folder = await directory();
-      const { manager: writer } = await session(folder);
+      const { manager: writer } = await openSession(folder);
       for (const message of [...sampleTurn(1), ...sampleTurn(2)]) await writer.addMessage(message);
       await writer.close();
       const store = countingStore(new JsonlFileStore({ directory: folder, sessionId: "session" }));
@@ -135,7 +123,7 @@ describe("PersistentContextManager", () => {
       await expect(manager.getMessages()).rejects.toMatchObject({ reason: "write_failed" });
       await expect(manager.addMessage(userMessage("later"))).rejects.toMatchObject({ reason: "write_failed" });
       await manager.close();
-      const { manager: reopened } = await session(folder);
+      const { manager: reopened } = await openSession(folder);
       expect(await reopened.getMessages()).toEqual([userMessage("message 1"), userMessage("message 2")]);
       await reopened.close();
     });
@@ -144,14 +132,14 @@ describe("PersistentContextManager", () => {
   describe("close", () => {
     it("should let earlier operations finish, release the lock, and refuse later operations", async () => {
       const folder = await directory();
-      const { manager } = await session(folder, { durability: "none" });
+      const { manager } = await openSession(folder, { durability: "none" });
       const adding = manager.addMessage(userMessage("queued before close"));
       await manager.close();
       await adding;
       await manager.close();
       await expect(manager.getMessagesForRequest()).rejects.toMatchObject({ code: "CONTEXT_CLOSED", reason: "closed" });
       expect(await readdir(folder)).toEqual(["session.jsonl"]);
-      const { manager: reopened } = await session(folder);
+      const { manager: reopened } = await openSession(folder);
       expect(await reopened.getMessages()).toEqual([userMessage("queued before close")]);
       await reopened.close();
     });

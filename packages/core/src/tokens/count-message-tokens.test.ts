@@ -85,15 +85,14 @@ describe("countMessageTokens", () => {
   });
 
   describe("tokenizer calls", () => {
+    /** A counter that counts its own calls. */
+    function countingCounter(): TokenCounter & { calls: number } {
+      const counter = { name: "counting", calls: 0, count: (text: string) => ((counter.calls += 1), text.length) };
+      return counter;
+    }
+
     it("should call the counter once per message, however many texts it has", () => {
-      let calls = 0;
-      const counting: TokenCounter = {
-        name: "counting",
-        count: (text) => {
-          calls += 1;
-          return text.length;
-        },
-      };
+      const counting = countingCounter();
       const message: Message = {
         role: "assistant",
         name: "bot",
@@ -104,20 +103,13 @@ describe("countMessageTokens", () => {
         tool_calls: [{ id: "call_1", type: "function", function: { name: "ls", arguments: "{}" } }],
       };
       countMessageTokens(message, counting);
-      expect(calls).toBe(1);
+      expect(counting.calls).toBe(1);
     });
 
     it("should not call the counter for a message with no text", () => {
-      let calls = 0;
-      const counting: TokenCounter = {
-        name: "counting",
-        count: (text) => {
-          calls += 1;
-          return text.length;
-        },
-      };
+      const counting = countingCounter();
       countMessageTokens({ role: "user", content: [{ type: "image_url", image_url: { url: "a" } }] }, counting);
-      expect(calls).toBe(0);
+      expect(counting.calls).toBe(0);
     });
   });
 

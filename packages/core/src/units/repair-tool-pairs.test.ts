@@ -1,22 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { historyArbitrary } from "../../test/arbitraries.js";
-import type { AssistantMessage, Message, ToolMessage } from "../messages/message.js";
+import type { Message } from "../messages/message.js";
 import { parseMessages } from "../messages/parse-message.js";
 import { checkToolPairs } from "./check-tool-pairs.js";
 import { findToolUnits } from "./find-tool-units.js";
 import { repairToolPairs } from "./repair-tool-pairs.js";
+import { answer, calling, result, user } from "../../test/tool-pair-messages.js";
 
-function calling(...ids: string[]): AssistantMessage {
-  return { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "bash", arguments: "{}" } })) };
-}
-
-function result(toolCallId: string): ToolMessage {
-  return { role: "tool", tool_call_id: toolCallId, content: `output of ${toolCallId}` };
-}
-
-const user: Message = { role: "user", content: "next question" };
-const answer: Message = { role: "assistant", content: "done" };
 
 function expectMissingResult(message: Message | undefined, toolCallId: string): void {
   expect(message).toMatchObject({ role: "tool", tool_call_id: toolCallId, metadata: { ctxkit: { source: "repair", kind: "dangling_call" } } });
