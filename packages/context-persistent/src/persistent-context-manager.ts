@@ -2,6 +2,8 @@
 import { configSchema as simpleConfigSchema, EventSink, SimpleContextManager, type EventHandler, type SimpleContextConfig } from "@ctxkit/context-simple";
 import {
   deepFreeze,
+  parseMessage,
+  parseMessages,
   parseConfig,
   type CompactCapability,
   type CompactResult,
@@ -15,7 +17,7 @@ import {
 import { MODULE_NAME } from "./config-schema.js";
 import { ContextClosedError } from "./errors.js";
 import type { MessageStore, StoredSession } from "./message-store.js";
-import { parseStorableMessage, parseStorableMessages } from "./parse-storable-message.js";
+
 import { PersistentStrategyState } from "./persistent-strategy-state.js";
 
 export interface PersistentOpenOptions {
@@ -89,7 +91,7 @@ export class PersistentContextManager implements ContextManager, CompactCapabili
   addMessage(message: Message): Promise<void> {
     return this.whenUsable(() => {
       // In call order and before any await: validate, queue the record, then apply it in memory.
-      const parsed = parseStorableMessage(message);
+      const parsed = parseMessage(message);
       const durable = this.guard(this.store.append(parsed));
       this.messageCount += 1;
       return settleBoth(durable, this.inner.addMessage(parsed));
@@ -110,7 +112,7 @@ export class PersistentContextManager implements ContextManager, CompactCapabili
    */
   setMessages(messages: Message[]): Promise<void> {
     return this.whenUsable(() => {
-      const parsed = parseStorableMessages(messages);
+      const parsed = parseMessages(messages);
       if (this.ignoresSetMessages) return this.reportIgnoredSet(parsed.length);
       const durable = this.guard(this.store.replace(parsed, this.strategyState.snapshot()));
       this.messageCount = parsed.length;
@@ -153,8 +155,9 @@ export class PersistentContextManager implements ContextManager, CompactCapabili
   private async start(stored: StoredSession): Promise<void> {
     // The inner manager stores what it is given as is, so a store that did not freeze its messages is covered here.
     await this.inner.setMessages(stored.messages.map((message) => deepFreeze(message)));
-    if (stored.droppedBytes > 0) {
-      await this.events.emit("context:recover", { file: this.store.location, droppedBytes: stored.droppedBytes });
+    const droppedBytes = stored.droppedBytes ?? 0;
+    if (droppedBytes > 0) {
+      await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
     }
   }
 

@@ -1,6 +1,6 @@
 // Strategy state stores backed by the journal: reads from memory, writes recorded, so checkpoints survive a restart.
 import type { StrategyStateStore } from "@ctxkit/core";
-import { findNonJson } from "./find-non-json.js";
+import { findNonJson } from "@ctxkit/core";
 import type { StateChange, StateSnapshot } from "./message-store.js";
 
 export class PersistentStrategyState {

@@ -31,6 +31,7 @@ export { isPinned, hasToolCalls, isInstruction, isSynthetic } from "./messages/m
 export { messageSchema, toolCallSchema, contentPartSchema, messageMetadataSchema } from "./messages/message-schema.js";
 export { parseMessage, parseMessages } from "./messages/parse-message.js";
 export { deepFreeze } from "./messages/deep-freeze.js";
+export { findNonJson, type NonJsonValue } from "./messages/find-non-json.js";
 
 export type {
   ContextManager,
@@ -105,3 +106,5 @@ export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResu
 export { loadModule } from "./modules/load-module.js";
 export { parseConfig } from "./modules/parse-config.js";
 export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";
+
+export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";

@@ -83,6 +83,13 @@ describe("parseMessage", () => {
       expect(rejectionOf({ role: "user", content: "x", metadata: { callback: () => 1 } }).message).toContain("plain data");
     });
 
+    it("should reject what JSON would change, so every store gives back what it was given (regression)", () => {
+      for (const value of [Number.NaN, new Date(0), new Map(), 10n]) {
+        const error = rejectionOf({ role: "user", content: "x", metadata: { value } });
+        expect(error.issues[0]?.path).toBe("metadata.value");
+      }
+    });
+
     it("should name the index of the bad message in a history", () => {
       expect(() => parseMessages([{ role: "user", content: "ok" }, { role: "user" }])).toThrow(/index 1/);
     });

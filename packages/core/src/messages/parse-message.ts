@@ -1,12 +1,15 @@
 // The gate every message passes to enter a manager: validate, copy, freeze.
 import { ContextValidationError, type ErrorIssue } from "../errors.js";
 import { deepFreeze } from "./deep-freeze.js";
+import { findNonJson } from "./find-non-json.js";
 import type { Message } from "./message.js";
 import { messageSchema } from "./message-schema.js";
 
 /**
  * Validates `input` and returns a deep-frozen copy of it. The caller's object is never touched.
- * Throws `ContextValidationError` naming each bad field.
+ * Throws `ContextValidationError` naming each bad field. A message must be JSON data: what JSON would
+ * drop or change (a `Date`, `NaN`, a `Map`) is refused, so every store, in memory or on disk, holds
+ * exactly what a restart gives back.
  */
 export function parseMessage(input: unknown, index?: number): Message {
   const result = messageSchema.safeParse(input);
@@ -18,6 +21,8 @@ export function parseMessage(input: unknown, index?: number): Message {
     }));
     throw new ContextValidationError(issues, { ...options, cause: result.error });
   }
+  const problem = findNonJson(result.data);
+  if (problem !== undefined) throw new ContextValidationError([{ path: problem.path, message: problem.problem }], options);
   let copy: Message;
   try {
     // zod copies objects it knows but shares unknown nested values; a structured clone owns them all.

@@ -29,7 +29,7 @@ function visit(value: unknown, path: (string | number)[]): string | undefined {
     case "undefined":
       return "undefined in a list becomes null in JSON";
     default:
-      return `a ${typeof value} cannot be stored as JSON`;
+      return `a ${typeof value} is not plain data and cannot be stored as JSON`;
   }
 }
 

@@ -1,0 +1,61 @@
+// The one plug-in point for storage: where a context manager keeps one session's messages and strategy state.
+import type { Message } from "../messages/message.js";
+
+/** Each strategy's key-value state, by strategy name. Maps, so any string is an ordinary key. */
+export type StateSnapshot = ReadonlyMap<string, ReadonlyMap<string, unknown>>;
+
+/** One change to a strategy's state. */
+export type StateChange =
+  | { readonly strategy: string; readonly key: string; readonly value: unknown }
+  | { readonly strategy: string; readonly key: string; readonly deleted: true };
+
+/** What a store held when it was opened (or, for a shared store, when another writer replaced it). */
+export interface StoredSession {
+  /** In the order they were added. */
+  readonly messages: readonly Message[];
+  readonly state: StateSnapshot;
+  /** Bytes of a torn final record (a crash mid-write) that were cut off; 0 or absent when the store ended cleanly. */
+  readonly droppedBytes?: number;
+}
+
+/**
+ * What other writers changed in a shared store since this store last loaded or synced:
+ * - `unchanged`: nothing;
+ * - `appended`: the messages appended since, in the store's order, this store's own appends among them,
+ *   and the strategies' whole state when any of it changed;
+ * - `reset`: another writer replaced or cleared the session; this is its whole content now.
+ */
+export type StoreUpdate =
+  | { readonly kind: "unchanged" }
+  | { readonly kind: "appended"; readonly messages: readonly Message[]; readonly state?: StateSnapshot }
+  | { readonly kind: "reset"; readonly session: StoredSession };
+
+/**
+ * A session's storage. The manager validates every message before a store sees it (JSON data, deep-frozen),
+ * serves reads from memory, and calls a store's methods one operation at a time. A store promises:
+ * - `open` takes the session (a lock or lease, where the store has one) and `load` reads it, once;
+ * - writes land in call order: each write lands after every write called before it;
+ * - a write resolves once it is as durable as the store promises, and rejects with a typed error otherwise;
+ * - `replace` and `clear` swap the whole content atomically: a crash leaves the old content or the new;
+ * - after a write fails, that write and every later one reject: the session must be opened again;
+ * - `close` waits for every write, makes them durable and releases the session; it is safe to call twice.
+ *
+ * A store that several processes write at once (a shared database) implements `sync`. The manager then
+ * takes every message from `sync`, its own appends included, so all writers see one order.
+ */
+export interface MessageStore {
+  readonly sessionId: string;
+  /** Where the session lives, for errors and events (a file path, a table and session). */
+  readonly location: string;
+  open(): Promise<void>;
+  load(): Promise<StoredSession>;
+  append(message: Message): Promise<void>;
+  writeState(change: StateChange): Promise<void>;
+  /** Replaces the history, keeping `state` as the strategies' state. */
+  replace(messages: readonly Message[], state: StateSnapshot): Promise<void>;
+  /** Empties the history, keeping `state` as the strategies' state. */
+  clear(state: StateSnapshot): Promise<void>;
+  close(): Promise<void>;
+  /** Shared stores only: what changed since the last `load` or `sync`. Called before every read. */
+  sync?(): Promise<StoreUpdate>;
+}
