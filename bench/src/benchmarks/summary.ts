@@ -1,15 +1,15 @@
 // The summary strategy over a replayed 2 000-message session: summarizer calls and input tokens, and what reusing a checkpoint costs.
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createSimpleContext, type SimpleContextConfig } from "@ctxkit/context-simple";
+import { MemoryMessageStore, type SimpleContextConfig } from "@ctxkit/context-simple";
 import {
+  ContextEngine,
   countMessageTokens,
-  createMemoryStateStore,
   isSynthetic,
   resolveTokenCounter,
   type ContextEventMap,
   type Message,
-  type StrategyStateStore,
+  type StateSnapshot,
   type TokenCounter,
 } from "@ctxkit/core";
 import { readMessagesFile } from "@ctxkit/core/testing";
@@ -62,17 +62,26 @@ function tokensAsSent(message: Message, counter: TokenCounter): number {
   return countMessageTokens(message, counter);
 }
 
-function createManager(summarizer: Summarizer | undefined, state: StrategyStateStore, onEvent?: SimpleContextConfig["onEvent"]) {
+function createManager(summarizer: Summarizer | undefined, store: MemoryMessageStore, onEvent?: SimpleContextConfig["onEvent"]) {
   const strategies: SimpleContextConfig["strategies"] =
     summarizer === undefined ? ["clear-tool-results", "truncate"] : ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"];
-  return createSimpleContext({ maxTokens: BUDGET, tokenizer: "o200k_base", strategies, ...(onEvent === undefined ? {} : { onEvent }) }, { stateStoreFor: () => state });
+  return new ContextEngine(store, { maxTokens: BUDGET, tokenizer: "o200k_base", strategies, ...(onEvent === undefined ? {} : { onEvent }) });
+}
+
+/** A store holding only strategy state, as a restarted process would find it. */
+async function storeWithState(state: StateSnapshot | undefined): Promise<MemoryMessageStore> {
+  const store = new MemoryMessageStore();
+  await store.open();
+  if (state !== undefined) await store.replace([], state);
+  await store.close();
+  return store;
 }
 
 interface ReplayResult {
   readonly label: string;
   readonly history: readonly Message[];
   readonly meter: SummarizerMeter;
-  readonly state: StrategyStateStore;
+  readonly state: StateSnapshot;
   readonly compactions: number;
   /** Summarizer calls made by each compaction that applied a summary. */
   readonly callsPerSummary: readonly number[];
@@ -85,10 +94,10 @@ interface ReplayResult {
 
 async function replay(label: string, history: readonly Message[], counter: TokenCounter): Promise<ReplayResult> {
   const meter = meterSummarizer(counter);
-  const state = createMemoryStateStore();
+  const store = new MemoryMessageStore();
   let compactions = 0;
   let summaryApplied = false;
-  const manager = createManager(meter.summarizer, state, (event, payload) => {
+  const manager = createManager(meter.summarizer, store, (event, payload) => {
     if (event === "context:pre_compact") compactions += 1;
     if (event === "context:post_compact") {
       summaryApplied = (payload as ContextEventMap["context:post_compact"]).steps.some((step) => step.strategy === "summary" && step.applied);
@@ -113,6 +122,7 @@ async function replay(label: string, history: readonly Message[], counter: Token
     const coveredThrough = (summary?.metadata?.ctxkit?.["summary"] as SummaryMetadata | undefined)?.coveredThrough ?? -1;
     for (let covered = 0; covered <= coveredThrough; covered += 1) naiveInputTokens += sentTokens[covered]!;
   }
+  const { state } = await store.load();
   return { label, history, meter, state, compactions, callsPerSummary, naiveInputTokens, lastSummaryAt, steadyRequestMs };
 }
 
@@ -123,13 +133,13 @@ interface FreshRequest {
 }
 
 /** A new manager (a restart) given `history`, timed over its first request; `state` is copied so every run starts alike. */
-async function timeFreshRequest(history: readonly Message[], state: Record<string, unknown> | undefined, withSummary: boolean, runs: number, counter: TokenCounter): Promise<FreshRequest> {
+async function timeFreshRequest(history: readonly Message[], state: StateSnapshot | undefined, withSummary: boolean, runs: number, counter: TokenCounter): Promise<FreshRequest> {
   const samples: number[] = [];
   let calls = 0;
   let inputTokens = 0;
   for (let run = 0; run < runs + 1; run += 1) {
     const meter = meterSummarizer(counter);
-    const manager = createManager(withSummary ? meter.summarizer : undefined, createMemoryStateStore(structuredClone(state ?? {})));
+    const manager = createManager(withSummary ? meter.summarizer : undefined, await storeWithState(state));
     await manager.setMessages(history as Message[]);
     const started = performance.now();
     await manager.getMessagesForRequest();
@@ -165,8 +175,7 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   for (const result of replays) {
     process.stderr.write(`  summary: fresh requests on ${result.label}\n`);
     const history = result.history.slice(0, result.lastSummaryAt);
-    const snapshot = (result.state as ReturnType<typeof createMemoryStateStore>).snapshot();
-    const cached = await timeFreshRequest(history, snapshot, true, runs, counter);
+    const cached = await timeFreshRequest(history, result.state, true, runs, counter);
     const cold = await timeFreshRequest(history, undefined, true, runs, counter);
     const plain = await timeFreshRequest(history, undefined, false, runs, counter);
     const steady = median(result.steadyRequestMs);

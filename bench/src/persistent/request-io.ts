@@ -2,8 +2,8 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { JsonlFileStore, PersistentContextManager, type MessageStore } from "@ctxkit/context-persistent";
-import type { ContextManager, Message } from "@ctxkit/core";
+import { JsonlFileStore, type MessageStore } from "@ctxkit/context-persistent";
+import { createContextManager, type ContextManager, type Message } from "@ctxkit/core";
 import { median } from "../lib/measure.js";
 import { countFileCalls, type FileCallCounter } from "./count-file-calls.js";
 import { withJournalFolder, writeJournal } from "./journal-folder.js";
@@ -94,7 +94,7 @@ export async function measureRequests(history: Message[], extra: readonly Messag
   return withJournalFolder(async (storagePath) => {
     await writeJournal(storagePath, "resumed", history);
     const store = countCalls(new JsonlFileStore({ directory: storagePath, sessionId: "resumed", durability: "batch" }));
-    const resumed = await PersistentContextManager.open(store, { tokenizer: "estimate" });
+    const resumed = await createContextManager({ store, tokenizer: "estimate" });
     const inMemory = createSimpleContext({ tokenizer: "estimate" });
     await inMemory.setMessages(history);
     const subjects = [subject("context-persistent, resumed (batch)", resumed, () => store.calls), subject("context-simple, in memory", inMemory, () => undefined)];

@@ -1,11 +1,11 @@
-// The persistent manager's configuration: context-simple's keys, plus where and how the session is stored.
-import { configSchema as simpleConfigSchema } from "@ctxkit/context-simple";
+// The persistent manager's configuration: the engine's keys, plus where and how the session is stored.
+import { contextConfigSchema } from "@ctxkit/core";
 import { z } from "zod";
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a file name on every system, never a path. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-export const configSchema = simpleConfigSchema.extend({
+export const configSchema = contextConfigSchema.extend({
   /** The folder that holds one `<sessionId>.jsonl` journal per session; created when missing. */
   storagePath: z.string().min(1, "must name a folder"),
   /** Which session to open; a new random id when absent, which always starts a fresh session. */

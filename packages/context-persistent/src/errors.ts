@@ -1,5 +1,8 @@
-// The failures of a persistent session that a caller can act on, each with the file it concerns.
+// The failures of a journal that a caller can act on, each with the file it concerns.
 import { ContextError } from "@ctxkit/core";
+
+/** context-persistent's error codes, beside core's. */
+export type PersistentErrorCode = "CONTEXT_LOCKED" | "CONTEXT_STORE_CORRUPT";
 
 /** Who holds a session's lock, as written in its lock file. */
 export interface LockOwner {
@@ -44,29 +47,4 @@ export class ContextStoreCorruptError extends ContextError {
     this.reason = reason;
   }
 }
-
-export type ClosedReason = "closed" | "write_failed";
-
-/**
- * The session no longer accepts operations: it was closed, or a write or fsync failed, so its memory
- * may be ahead of its file. Either way the cure is to open the session again, from what is on disk.
- */
-export class ContextClosedError extends ContextError {
-  readonly file: string;
-  readonly reason: ClosedReason;
-
-  constructor(file: string, reason: ClosedReason, options?: { cause?: unknown }) {
-    const what =
-      reason === "closed"
-        ? `The session ${file} is closed.`
-        : `The session ${file} stopped because a write to it failed (${describe(options?.cause)}); ` +
-          `messages may be in memory that are not on disk.`;
-    super("CONTEXT_CLOSED", `${what} Open it again with createPersistentContext to continue from what is on disk.`, options);
-    this.file = file;
-    this.reason = reason;
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { ContextClosedError, type ClosedReason } from "@ctxkit/core";

@@ -1,12 +1,11 @@
 import { appendFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { CONTEXT_EVENTS, ContextConfigError, createCoordinator, loadModule, mountPlan } from "@ctxkit/core";
+import { CONTEXT_EVENTS, ContextConfigError, ContextEngine, createCoordinator, loadModule, mountPlan } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
 import { userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";
 import { ContextLockedError } from "./errors.js";
 import * as persistentModule from "./index.js";
-import { PersistentContextManager } from "./persistent-context-manager.js";
 
 const { directory } = useTempDirectories();
 
@@ -21,7 +20,7 @@ describe("the module surface", () => {
     it("should mount the manager at context and announce its events on observability.events", async () => {
       const coordinator = createCoordinator();
       const cleanup = await persistentModule.mount(coordinator, { storagePath: await directory(), tokenizer: "estimate" });
-      expect(coordinator.get("context")).toBeInstanceOf(PersistentContextManager);
+      expect(coordinator.get("context")).toBeInstanceOf(ContextEngine);
       expect(await coordinator.collectContributions("observability.events")).toEqual([[...CONTEXT_EVENTS]]);
       await cleanup();
     });

@@ -1,7 +1,7 @@
 // The module surface: what a coordinator, a mount plan or the conformance kit loads.
-import { CONTEXT_EVENTS, parseConfig, type Coordinator } from "@ctxkit/core";
+import { mountContextManager, parseConfig, type Coordinator } from "@ctxkit/core";
 import { configSchema, MODULE_NAME, type PersistentContextConfig } from "./config-schema.js";
-import { openPersistentContext } from "./create-persistent-context.js";
+import { startPersistentContext } from "./create-persistent-context.js";
 
 export const meta = { type: "context", name: "context-persistent" } as const;
 
@@ -13,27 +13,12 @@ export { configSchema };
  * `observability.events` channel. The returned cleanup closes the session and releases its lock; it is
  * safe to call twice.
  */
-export async function mount(coordinator: Coordinator, config?: PersistentContextConfig): Promise<() => Promise<void>> {
-  // Without a config the error names the one key every mount needs: storagePath.
-  const parsed = parseConfig(MODULE_NAME, configSchema, config ?? {});
-  let isForwarding = true;
-  const manager = await openPersistentContext(parsed, {
-    onEvent: (event, payload) => (isForwarding ? coordinator.hooks.emit(event, payload) : undefined),
-  });
+export function mount(coordinator: Coordinator, config: PersistentContextConfig): Promise<() => Promise<void>> {
   try {
-    await coordinator.mount("context", manager);
+    // Without a config the error names the one key every mount needs: storagePath.
+    const manager = startPersistentContext(parseConfig(MODULE_NAME, configSchema, config ?? {}));
+    return mountContextManager(coordinator, meta.name, manager);
   } catch (error) {
-    await manager.close();
-    throw error;
+    return Promise.reject(error);
   }
-  coordinator.registerContributor("observability.events", meta.name, () => [...CONTEXT_EVENTS]);
-  let cleanup: Promise<void> | undefined;
-  return () => {
-    cleanup ??= (async () => {
-      isForwarding = false;
-      if (coordinator.get("context") === manager) await coordinator.unmount("context");
-      await manager.close();
-    })();
-    return cleanup;
-  };
 }

@@ -1,11 +1,11 @@
-export { SimpleContextManager, createSimpleContext, type SimpleContextExtensions } from "./simple-context-manager.js";
+// @ctxkit/context-simple: core's context engine over an in-memory store.
+export { SimpleContextManager, createSimpleContext } from "./simple-context.js";
+export { MemoryMessageStore } from "./memory-message-store.js";
+export { meta, mount, configSchema } from "./module.js";
 export {
-  configSchema,
   FALLBACK_BUDGET,
-  type SimpleContextConfig,
-  type ResolvedSimpleContextConfig,
+  type ContextConfig as SimpleContextConfig,
+  type ResolvedContextConfig as ResolvedSimpleContextConfig,
   type StrategyEntry,
   type EventHandler,
-} from "./config-schema.js";
-export { meta, mount } from "./module.js";
-export { EventSink } from "./event-sink.js";
+} from "@ctxkit/core";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { checkToolPairs, ContextBudgetError, type Message } from "@ctxkit/core";
 import { readMessagesFile } from "@ctxkit/core/testing";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./simple-context-manager.js";
+import { createSimpleContext } from "./index.js";
 
 const transcriptsDirectory = fileURLToPath(new URL("../../../../shared/data/transcripts/", import.meta.url));
 const exists = existsSync(transcriptsDirectory);

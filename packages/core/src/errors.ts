@@ -6,20 +6,14 @@ export interface ErrorIssue {
   readonly message: string;
 }
 
-export type ContextErrorCode =
-  | "CONTEXT_VALIDATION"
-  | "CONTEXT_BUDGET"
-  | "CONTEXT_CONFIG"
-  | "MODULE_LOAD"
-  | "MOUNT_POINT"
-  | "CONTEXT_LOCKED"
-  | "CONTEXT_STORE_CORRUPT"
-  | "CONTEXT_CLOSED";
+/** Core's codes. A module adds its own (`CONTEXT_LOCKED` in context-persistent, say) on its own error classes. */
+export type ContextErrorCode = "CONTEXT_VALIDATION" | "CONTEXT_BUDGET" | "CONTEXT_CONFIG" | "MODULE_LOAD" | "MOUNT_POINT" | "CONTEXT_CLOSED";
 
 export class ContextError extends Error {
-  readonly code: ContextErrorCode;
+  /** Stable: match on it, not on the message. */
+  readonly code: ContextErrorCode | (string & {});
 
-  constructor(code: ContextErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: ContextErrorCode | (string & {}), message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;
@@ -90,4 +84,36 @@ export class MountPointError extends ContextError {
     super("MOUNT_POINT", `Unknown mount point "${point}". Known mount points: ${known.join(", ")}.`);
     this.point = point;
   }
+}
+
+export type ClosedReason = "closed" | "write_failed";
+
+/**
+ * The manager no longer accepts operations: it was closed, or a write to its store failed, so its
+ * memory may be ahead of the store. Either way the cure is to open the session again, from what is stored.
+ */
+export class ContextClosedError extends ContextError {
+  /** Where the session lives (a journal file, a table). */
+  readonly location: string;
+  readonly reason: ClosedReason;
+
+  constructor(location: string, reason: ClosedReason, options?: { cause?: unknown }) {
+    const what =
+      reason === "closed"
+        ? `The session ${location} is closed.`
+        : `The session ${location} stopped because a write to it failed (${describeCause(options?.cause)}); ` +
+          `messages may be in memory that are not stored.`;
+    super("CONTEXT_CLOSED", `${what} Open it again to continue from what is stored.`, options);
+    this.location = location;
+    this.reason = reason;
+  }
+
+  /** The journal file, for a file store: the same as `location`. */
+  get file(): string {
+    return this.location;
+  }
+}
+
+function describeCause(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -7,6 +7,8 @@ export {
   ContextConfigError,
   ModuleLoadError,
   MountPointError,
+  ContextClosedError,
+  type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,
 } from "./errors.js";
@@ -108,3 +110,14 @@ export { parseConfig } from "./modules/parse-config.js";
 export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";
 
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
+
+export { ContextEngine, createContextManager, type ContextEngineOptions, type CreateContextManagerOptions } from "./engine/context-engine.js";
+export {
+  contextConfigSchema,
+  FALLBACK_BUDGET,
+  type ContextConfig,
+  type ResolvedContextConfig,
+  type StrategyEntry,
+  type EventHandler,
+} from "./engine/context-config.js";
+export { mountContextManager } from "./engine/mount-context-manager.js";

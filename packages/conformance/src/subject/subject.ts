@@ -9,7 +9,7 @@ export type ContextManagerFactory = () => ContextManager | Promise<ContextManage
 export interface ContextModuleLike {
   readonly meta?: unknown;
   readonly configSchema?: unknown;
-  mount(coordinator: Coordinator, config?: never): unknown;
+  mount(coordinator: Coordinator, config: never): unknown;
 }
 
 export type ConformanceSubject = ContextManagerFactory | ContextModuleLike;

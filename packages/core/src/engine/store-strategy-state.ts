@@ -1,9 +1,9 @@
-// Strategy state stores backed by the journal: reads from memory, writes recorded, so checkpoints survive a restart.
-import type { StrategyStateStore } from "@ctxkit/core";
-import { findNonJson } from "@ctxkit/core";
-import type { StateChange, StateSnapshot } from "./message-store.js";
+// Strategy state backed by the message store: reads from memory, writes recorded, so checkpoints survive a restart.
+import { findNonJson } from "../messages/find-non-json.js";
+import type { StrategyStateStore } from "../pipeline/strategy.js";
+import type { StateChange, StateSnapshot } from "../store/message-store.js";
 
-export class PersistentStrategyState {
+export class StoreStrategyState {
   private readonly values = new Map<string, Map<string, unknown>>();
   /** The JSON last recorded for each key, so setting a value again unchanged writes nothing. */
   private readonly recorded = new Map<string, Map<string, string>>();
@@ -12,7 +12,14 @@ export class PersistentStrategyState {
     loaded: StateSnapshot,
     private readonly record: (change: StateChange) => Promise<void>,
   ) {
-    for (const [strategy, values] of loaded) {
+    this.load(loaded);
+  }
+
+  /** Replaces every value with `snapshot`: what the store holds after another writer changed it. */
+  load(snapshot: StateSnapshot): void {
+    this.values.clear();
+    this.recorded.clear();
+    for (const [strategy, values] of snapshot) {
       for (const [key, value] of values) this.remember(strategy, key, value, JSON.stringify(value));
     }
   }

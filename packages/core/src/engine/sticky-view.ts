@@ -1,5 +1,6 @@
 // The last view's decisions, kept so the next view is the previous one plus what was added since.
-import type { Message, ViewEntry } from "@ctxkit/core";
+import type { Message } from "../messages/message.js";
+import type { ViewEntry } from "../pipeline/strategy.js";
 
 export class StickyView {
   /** The view's entries and, in step, their messages: what a request returns a copy of. */

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import type { StateChange } from "./message-store.js";
-import { PersistentStrategyState } from "./persistent-strategy-state.js";
+import type { StateChange } from "../store/message-store.js";
+import { StoreStrategyState } from "./store-strategy-state.js";
 
 function stateWith(loaded: Array<[string, string, unknown]> = []) {
   const changes: StateChange[] = [];
   const snapshot = new Map<string, Map<string, unknown>>();
   for (const [strategy, key, value] of loaded) snapshot.set(strategy, new Map([...(snapshot.get(strategy) ?? []), [key, value]]));
-  const state = new PersistentStrategyState(snapshot, async (change) => void changes.push(change));
+  const state = new StoreStrategyState(snapshot, async (change) => void changes.push(change));
   return { state, changes };
 }
 
-describe("PersistentStrategyState", () => {
+describe("StoreStrategyState", () => {
   it("should serve the loaded values and give each strategy its own keys", () => {
     const { state } = stateWith([["summary", "checkpoint", { through: 4 }]]);
     expect(state.storeFor("summary").get("checkpoint")).toEqual({ through: 4 });

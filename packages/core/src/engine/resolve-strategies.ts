@@ -1,6 +1,7 @@
 // Turns the config's strategy list into Strategy objects, in order.
-import { createBuiltInStrategy, type Strategy } from "@ctxkit/core";
-import type { StrategyEntry } from "./config-schema.js";
+import type { Strategy } from "../pipeline/strategy.js";
+import { createBuiltInStrategy } from "../strategies/built-in-strategies.js";
+import type { StrategyEntry } from "./context-config.js";
 
 export function resolveStrategies(entries: readonly StrategyEntry[]): Strategy[] {
   return entries.map((entry) => {

@@ -1,6 +1,6 @@
 import { open, readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { ContextValidationError, type Message } from "@ctxkit/core";
+import { ContextValidationError, createContextManager, type Message } from "@ctxkit/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countingStore } from "../test/counting-store.js";
 import { sampleTurn, userMessage } from "@ctxkit/core/testing";
@@ -9,7 +9,6 @@ import { createPersistentContext } from "./create-persistent-context.js";
 import { ContextClosedError } from "./errors.js";
 import { JsonlFileStore } from "./jsonl-file-store.js";
 import type { MessageStore } from "./message-store.js";
-import { PersistentContextManager } from "./persistent-context-manager.js";
 import { openSession } from "../test/open-session.js";
 
 const { directory } = useTempDirectories();
@@ -27,7 +26,7 @@ async function spyOnFileHandles(folder: string) {
   return { syncs: vi.spyOn(prototype, "sync"), writes: vi.spyOn(prototype, "write") };
 }
 
-describe("PersistentContextManager", () => {
+describe("a persistent session", () => {
   describe("addMessage", () => {
     it("should validate before anything is written, and leave the state unchanged", async () => {
       const folder = await directory();
@@ -80,7 +79,7 @@ describe("PersistentContextManager", () => {
       for (const message of [...sampleTurn(1), ...sampleTurn(2)]) await writer.addMessage(message);
       await writer.close();
       const store = countingStore(new JsonlFileStore({ directory: folder, sessionId: "session" }));
-      const manager = await PersistentContextManager.open(store, { tokenizer: "estimate" });
+      const manager = await createContextManager({ store, tokenizer: "estimate" });
       const before = store.total();
       await manager.getMessages();
       await manager.getMessagesForRequest({ tokenBudget: 1_000 });
@@ -112,7 +111,7 @@ describe("PersistentContextManager", () => {
 
     it("should fail its caller and every later operation with ContextClosedError, naming the cause", async () => {
       const folder = await directory();
-      const manager = await PersistentContextManager.open(failingStore(folder), { tokenizer: "estimate" });
+      const manager = await createContextManager({ store: failingStore(folder), tokenizer: "estimate" });
       const outcomes = await Promise.allSettled([1, 2, 3].map((index) => manager.addMessage(userMessage(`message ${index}`))));
       expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
       const failure = (outcomes[2] as PromiseRejectedResult).reason as ContextClosedError;

@@ -1,8 +1,12 @@
-// The manager's configuration: every key is read somewhere, and an unknown key is an error.
-import type { ContextEventMap, ContextEventName, Strategy, TokenCounter } from "@ctxkit/core";
+// The engine's configuration, shared by every context module: every key is read somewhere, and an unknown key is an error.
+import type { ContextEventMap, ContextEventName } from "../events.js";
+import type { Strategy } from "../pipeline/strategy.js";
+import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
+import { BUILT_IN_STRATEGIES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
 import { z } from "zod";
 
-const BUILT_IN_NAMES = ["clear-tool-results", "trim-long-text", "truncate"] as const;
+const BUILT_IN_NAMES = BUILT_IN_STRATEGIES as readonly [BuiltInStrategyName, ...BuiltInStrategyName[]];
 
 const isStrategy = (value: unknown): value is Strategy =>
   typeof value === "object" &&
@@ -26,7 +30,7 @@ const strategyEntrySchema = z.union([
 
 const ratio = z.number().gt(0, "must be greater than 0").lte(1, "must be at most 1");
 
-export const configSchema = z
+export const contextConfigSchema = z
   .strictObject({
     /** The budget when neither the request nor a provider gives one, and always a cap. */
     maxTokens: z.number().int().positive().optional(),
@@ -42,6 +46,8 @@ export const configSchema = z
     protectFirst: z.number().int().nonnegative().default(0),
     strategies: z.array(strategyEntrySchema).default(["clear-tool-results", "trim-long-text", "truncate"]),
     onEvent: z.custom<EventHandler>((value) => typeof value === "function", { message: "expected a function" }).optional(),
+    /** How long an event handler may take before the manager goes on without it. */
+    eventHandlerTimeoutMs: z.number().int().positive().default(DEFAULT_EVENT_HANDLER_TIMEOUT_MS),
   })
   .superRefine((config, context) => {
     if (config.targetRatio > config.compactThreshold) {
@@ -50,9 +56,9 @@ export const configSchema = z
   });
 
 /** What a caller may pass: every key optional. */
-export type SimpleContextConfig = z.input<typeof configSchema>;
+export type ContextConfig = z.input<typeof contextConfigSchema>;
 /** The config with defaults applied. */
-export type ResolvedSimpleContextConfig = z.output<typeof configSchema>;
+export type ResolvedContextConfig = z.output<typeof contextConfigSchema>;
 export type StrategyEntry = z.output<typeof strategyEntrySchema>;
 
 /** Used only when no request, provider or `maxTokens` gives a budget. */

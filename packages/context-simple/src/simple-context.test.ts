@@ -7,12 +7,12 @@ import {
   type ContextEventMap,
   type ContextEventName,
   type Message,
+  type Strategy,
   type TokenCounter,
 } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, sampleTurn, systemMessage, toolCallMessage, toolResultMessage, userMessage } from "@ctxkit/core/testing";
-import { createSimpleContext } from "./simple-context-manager.js";
-import type { SimpleContextConfig } from "./config-schema.js";
+import { createSimpleContext, type SimpleContextConfig } from "./index.js";
 
 const pinned = (content: string): Message => ({ ...userMessage(content), metadata: { pinned: true } });
 
@@ -172,13 +172,24 @@ describe("SimpleContextManager", () => {
     });
 
     it("should keep a refused compaction's decisions rather than redo them on the next request", async () => {
-      const { manager, count } = managerWithEvents();
+      const draftSizes: number[] = [];
+      const recorder: Strategy = { name: "recorder", apply: (view) => (draftSizes.push(view.entries.length), { view, applied: false }) };
+      const { manager } = managerWithEvents({ strategies: [recorder, "clear-tool-results", "truncate"] });
       await addAll(manager, [systemMessage("rule ".repeat(800)), ...Array.from({ length: 8 }, (_, index) => sampleTurn(index, 2_000)).flat()]);
       await expect(manager.getMessagesForRequest({ tokenBudget: 500 })).rejects.toBeInstanceOf(ContextBudgetError);
+      await expect(manager.getMessagesForRequest({ tokenBudget: 500 })).rejects.toBeInstanceOf(ContextBudgetError);
+      expect(draftSizes[0]).toBe(33);
+      expect(draftSizes[1]).toBeLessThan(33);
+    });
+
+    it("should grow the view back from the history when a much larger budget follows a refusal (regression)", async () => {
+      const { manager, count } = managerWithEvents();
+      const history = [systemMessage("rule ".repeat(800)), ...Array.from({ length: 8 }, (_, index) => sampleTurn(index, 2_000)).flat()];
+      await addAll(manager, history);
+      await expect(manager.getMessagesForRequest({ tokenBudget: 500 })).rejects.toBeInstanceOf(ContextBudgetError);
       const view = await manager.getMessagesForRequest({ tokenBudget: 100_000 });
-      expect(count("context:pre_compact")).toBe(1);
-      expect(view.length).toBeLessThan(33);
-      expect(checkToolPairs(view)).toEqual([]);
+      expect(count("context:pre_compact")).toBe(2);
+      expect(view).toEqual(history);
     });
 
     it("should keep every view within the budget and its tool pairs whole", async () => {

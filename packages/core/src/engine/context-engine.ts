@@ -1,0 +1,520 @@
+// The view engine every context module shares: an immutable history kept in a store, and views that fit the budget without rewriting it.
+import { ContextBudgetError, ContextClosedError } from "../errors.js";
+import { hasToolCalls, type Message } from "../messages/message.js";
+import { deepFreeze } from "../messages/deep-freeze.js";
+import { parseMessage, parseMessages } from "../messages/parse-message.js";
+import { parseConfig } from "../modules/parse-config.js";
+import { CircuitBreaker } from "../pipeline/circuit-breaker.js";
+import { runPipeline } from "../pipeline/run-pipeline.js";
+import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+import { createViewDraft, isProtectedEntry } from "../pipeline/view-draft.js";
+import type { CompactCapability, CompactResult, ContextManager, ContextUsage, OverflowRecoveryCapability, RequestOptions, UsageCapability } from "../protocol.js";
+import type { MessageStore, StoredSession, StoreUpdate } from "../store/message-store.js";
+import { clearToolResults } from "../strategies/clear-tool-results.js";
+import { trimLongText } from "../strategies/trim-long-text.js";
+import { truncate } from "../strategies/truncate.js";
+import { countMessageTokens } from "../tokens/count-message-tokens.js";
+import { resolveTokenCounter } from "../tokens/resolve-token-counter.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
+import { findToolUnits } from "../units/find-tool-units.js";
+import { repairToolPairs } from "../units/repair-tool-pairs.js";
+import { abortable } from "./abortable.js";
+import { contextConfigSchema, type ContextConfig, type EventHandler, type ResolvedContextConfig } from "./context-config.js";
+import { EventSink } from "./event-sink.js";
+import { OperationQueue } from "./operation-queue.js";
+import { OverflowShrink } from "./overflow-shrink.js";
+import { resolveRequestBudget } from "./resolve-request-budget.js";
+import { resolveStrategies } from "./resolve-strategies.js";
+import { StickyView } from "./sticky-view.js";
+import { StoreStrategyState } from "./store-strategy-state.js";
+
+export interface ContextEngineOptions {
+  /** The module whose config this is, for `ContextConfigError` (default `@ctxkit/core`). */
+  moduleName?: string;
+  /** Receives every event from the start, including those emitted while opening (`context:recover`). */
+  onEvent?: EventHandler;
+}
+
+type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" };
+
+// Last-resort passes when the configured strategies could not fit the budget, least harmful first:
+// drop old units, then shorten long texts hard, then clear every tool result but the newest.
+const FALLBACK_STRATEGIES: readonly Strategy[] = [truncate(), trimLongText({ maxChars: 2_000 }), clearToolResults({ keepRecent: 1 })];
+const NEVER_ABORTED = new AbortController().signal;
+// A view compacted for a budget this much smaller than the current one is rebuilt from the history at the next compaction.
+const REGROW_RATIO = 1.25;
+
+/**
+ * A context manager over any `MessageStore`. Every write goes to the store first, in call order; every
+ * read is served from memory (after a `sync` for a store that several processes write). Operations are
+ * serialized; a failed write stops the manager with `ContextClosedError`.
+ */
+export class ContextEngine implements ContextManager, CompactCapability, OverflowRecoveryCapability, UsageCapability {
+  readonly config: ResolvedContextConfig;
+  readonly counter: TokenCounter;
+  /** Settles once the store is open and loaded; rejects with the reason it could not be (the manager is then closed). */
+  readonly opened: Promise<void>;
+  private readonly store: MessageStore;
+  private readonly strategies: readonly Strategy[];
+  private readonly events: EventSink;
+  private readonly queue = new OperationQueue();
+  private readonly strategyState: StoreStrategyState;
+  private readonly stateStores = new Map<string, StrategyStateStore>();
+  private readonly overflow = new OverflowShrink();
+  private breaker = new CircuitBreaker();
+  private isOpen = false;
+  private failure: { readonly error: unknown } | undefined;
+  private closing: Promise<void> | undefined;
+  /** Whether `setMessages` is ignored: the store held messages when it was opened, and `clear()` was not called since. */
+  private ignoresSetMessages = false;
+
+  private history: Message[] = [];
+  /** Token count of each history message, filled the first time a view needs it. */
+  private tokenCounts: number[] = [];
+  private readonly view = new StickyView();
+  /** The budget the current view was last compacted for; a much larger budget rebuilds it from the history. */
+  private compactedFor: number | undefined;
+  /**
+   * Compaction decisions for messages of a trailing tool unit still waiting for results: that unit
+   * is rebuilt from the history on each request, and these keep a committed compaction's edits.
+   */
+  private openUnitEdits = new Map<number, ViewEntry>();
+  /** Repairs already reported, so a repair is announced once, not on every request. */
+  private reportedRepairs = new Set<string>();
+  /** True when the last compaction could not get under the threshold: then only the budget triggers. */
+  private floorAboveThreshold = false;
+  private lastUsage: ContextUsage | undefined;
+
+  /** Opens `store` in the background; every operation waits for it. `createContextManager` awaits it for you. */
+  constructor(store: MessageStore, config: ContextConfig = {}, options: ContextEngineOptions = {}) {
+    this.config = parseConfig(options.moduleName ?? "@ctxkit/core", contextConfigSchema, config);
+    this.store = store;
+    this.counter = resolveTokenCounter(this.config.tokenizer);
+    this.events = new EventSink(this.config.eventHandlerTimeoutMs);
+    this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
+    this.strategies = resolveStrategies(this.config.strategies).map((strategy) => this.withOwnState(strategy));
+    if (this.config.onEvent) this.events.add(this.config.onEvent);
+    if (options.onEvent) this.events.add(options.onEvent);
+    this.opened = this.queue.run(() => this.open());
+    // The first reaction to the open: writes called from now on go straight to the store, after those that waited for it.
+    this.opened.then(
+      () => void (this.isOpen = true),
+      () => {},
+    );
+  }
+
+  get sessionId(): string {
+    return this.store.sessionId;
+  }
+
+  /** Where the session lives: a journal file, a table, or memory. */
+  get location(): string {
+    return this.store.location;
+  }
+
+  /** Whether `setMessages` is ignored: the store held messages when it was opened, and `clear()` was not called since. */
+  get isResumed(): boolean {
+    return this.ignoresSetMessages;
+  }
+
+  /** Sends events to another handler too (the coordinator's hooks, when mounted). Returns a remover. */
+  addEventHandler(handler: EventHandler): () => void {
+    return this.events.add(handler);
+  }
+
+  /** Resolves once the message is in memory and as durable as the store promises. */
+  addMessage(message: Message): Promise<void> {
+    return this.whenUsable(() => {
+      // In call order and before any await: validate, hand the record to the store, then apply it in memory.
+      const parsed = parseMessage(message);
+      const durable = this.write(() => this.store.append(parsed));
+      const applied = this.queue.run(() => {
+        // A shared store hands every message back through sync, in the one order all writers see.
+        if (this.store.sync === undefined) this.history.push(parsed);
+      });
+      return settleBoth(durable, applied);
+    });
+  }
+
+  getMessages(): Promise<Message[]> {
+    return this.whenUsable(() => this.queue.run(async () => (await this.pull(), this.history.slice())));
+  }
+
+  /**
+   * Replaces the history. Ignored when the store held messages at open: the store is then the complete
+   * history, and the caller's copy (a transcript without system messages, say) is not.
+   */
+  setMessages(messages: Message[]): Promise<void> {
+    return this.whenUsable(() => {
+      const parsed = parseMessages(messages);
+      if (this.ignoresSetMessages) return this.queue.run(() => this.reportIgnoredSet(parsed.length));
+      const durable = this.write(() => this.store.replace(parsed, this.strategyState.snapshot()));
+      const applied = this.queue.run(() => this.reset(parsed));
+      return settleBoth(durable, applied);
+    });
+  }
+
+  /** Empties the history. Afterwards `setMessages` is accepted again. */
+  clear(): Promise<void> {
+    return this.whenUsable(() => {
+      this.ignoresSetMessages = false;
+      const durable = this.write(() => this.store.clear(this.strategyState.snapshot()));
+      const applied = this.queue.run(() => {
+        this.ignoresSetMessages = false;
+        this.reset([]);
+      });
+      return settleBoth(durable, applied);
+    });
+  }
+
+  getMessagesForRequest(options: RequestOptions = {}): Promise<Message[]> {
+    return this.request(options, async () => (await this.buildView(options, { kind: "auto" })).view);
+  }
+
+  compact(options: RequestOptions = {}): Promise<CompactResult> {
+    return this.request(options, async () => {
+      const result = await this.buildView(options, { kind: "force" });
+      return {
+        compacted: result.steps.some((step) => step.applied),
+        tokensBefore: result.tokensBefore,
+        tokensAfter: this.view.tokens,
+        steps: result.steps,
+      };
+    });
+  }
+
+  recoverOverflow(_error: unknown, options: RequestOptions = {}): Promise<Message[]> {
+    return this.request(options, async () => (await this.buildView(options, { kind: "overflow" })).view);
+  }
+
+  usage(): Promise<ContextUsage | undefined> {
+    return this.whenUsable(() => this.queue.run(() => (this.lastUsage === undefined ? undefined : { ...this.lastUsage })));
+  }
+
+  /** Lets queued operations finish, makes every write durable and releases the store. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      // A barrier: operations queued before close(), and the state writes their strategies make, finish first.
+      await this.queue.run(() => undefined);
+      await this.store.close();
+    })();
+    return this.closing;
+  }
+
+  private async open(): Promise<void> {
+    try {
+      await this.store.open();
+      await this.apply(await this.store.load());
+    } catch (error) {
+      this.failure = { error };
+      await this.store.close().catch(() => {});
+      throw error;
+    }
+    this.ignoresSetMessages = this.history.length > 0;
+  }
+
+  /** Takes a store's whole content: at open, or after another writer replaced it. */
+  private async apply(session: StoredSession): Promise<void> {
+    // Stores hand back what they read; freezing here covers one that did not.
+    this.reset(session.messages.map((message) => deepFreeze(message)));
+    this.strategyState.load(session.state);
+    const droppedBytes = session.droppedBytes ?? 0;
+    if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
+  }
+
+  /** Brings in what other writers changed, for a store that several processes write. */
+  private async pull(): Promise<void> {
+    if (this.store.sync === undefined) return;
+    const update: StoreUpdate = await this.store.sync();
+    if (update.kind === "reset") {
+      await this.apply(update.session);
+    } else if (update.kind === "appended") {
+      for (const message of update.messages) this.history.push(deepFreeze(message));
+      if (update.state !== undefined) this.strategyState.load(update.state);
+    }
+  }
+
+  private reset(messages: Message[]): void {
+    this.history = messages;
+    this.tokenCounts = [];
+    this.view.reset();
+    this.compactedFor = undefined;
+    this.openUnitEdits = new Map();
+    this.reportedRepairs = new Set();
+    this.floorAboveThreshold = false;
+    this.lastUsage = undefined;
+    this.overflow.reset();
+    this.breaker = new CircuitBreaker();
+  }
+
+  private async reportIgnoredSet(givenCount: number): Promise<void> {
+    const payload = { file: this.store.location, storedCount: this.history.length, givenCount };
+    console.info(
+      `ctxkit: setMessages(${givenCount} messages) ignored: the session ${payload.file} was resumed with ${payload.storedCount} messages, its complete history.`,
+    );
+    await this.events.emit("context:set_messages_ignored", payload);
+  }
+
+  /** A request: queued behind every earlier operation, and rejected at once when its signal aborts. */
+  private request<T>(options: RequestOptions, operation: () => Promise<T>): Promise<T> {
+    return this.whenUsable(() => abortable(this.queue.run(operation), options.signal));
+  }
+
+  private async buildView(
+    options: RequestOptions,
+    mode: CompactionMode,
+  ): Promise<{ view: Message[]; steps: PipelineStep[]; tokensBefore: number }> {
+    // A caller that gave up before its turn in the queue gets its abort, not a view it no longer wants.
+    options.signal?.throwIfAborted();
+    await this.pull();
+    const nominal = await resolveRequestBudget(options, this.config);
+    const budget = mode.kind === "overflow" ? this.overflow.shrink(nominal, this.lastUsage?.tokens) : this.overflow.apply(nominal);
+    const openUnitStart = await this.refreshTail();
+    const tokensBefore = this.view.tokens;
+    const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
+    // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
+    const isRegrowing = mode.kind === "auto" && this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO;
+    let steps: PipelineStep[] = [];
+    let compacted = false;
+    if (mode.kind !== "auto" || tokensBefore > trigger || isRegrowing) {
+      try {
+        steps = await this.compactView(budget, isRegrowing, options.signal ?? NEVER_ABORTED);
+      } catch (error) {
+        if (error instanceof ContextBudgetError) this.settle(openUnitStart, true);
+        throw error;
+      }
+      compacted = true;
+    }
+    this.settle(openUnitStart, compacted);
+    this.lastUsage = {
+      tokens: this.view.tokens,
+      budget,
+      messageCount: this.view.messages.length,
+      compacted: compacted || this.lastUsage?.compacted === true,
+      counter: this.counter.name,
+    };
+    return { view: this.view.messages.slice(), steps, tokensBefore };
+  }
+
+  /**
+   * Rebuilds the view's unsettled end from the history: repairs broken pairs and counts messages
+   * not counted yet, so the cost is proportional to what was added since the last request.
+   * Returns where the settled part must end: the start of a trailing tool unit still waiting for
+   * results (a later result would change it), or the end of the history.
+   */
+  private async refreshTail(): Promise<number> {
+    const from = this.view.settledUntil;
+    const tail = this.history.slice(from);
+    this.view.setTail(await this.entriesFor(tail, from));
+    return from + this.openUnitStart(tail);
+  }
+
+  /** View entries for `messages`, the history from index `from` on, with broken pairs repaired (each repair announced once). */
+  private async entriesFor(messages: readonly Message[], from: number): Promise<ViewEntry[]> {
+    const repaired = repairToolPairs(messages);
+    const entries: ViewEntry[] = repaired.messages.map((message, position) => {
+      const source = repaired.sources[position];
+      if (source === null || source === undefined) {
+        return { message, tokens: countMessageTokens(message, this.counter), source: { kind: "synthetic", origin: "repair" } };
+      }
+      const index = from + source;
+      return this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
+    });
+    for (const repair of repaired.repairs) {
+      const key = `${repair.kind}:${from + repair.index}`;
+      if (this.reportedRepairs.has(key)) continue;
+      this.reportedRepairs.add(key);
+      await this.events.emit("context:repair", { kind: repair.kind, toolCallIds: repair.toolCallIds });
+    }
+    return entries;
+  }
+
+  private settle(openUnitStart: number, compacted: boolean): void {
+    if (compacted) this.keepOpenUnitEdits(openUnitStart);
+    this.view.settle(openUnitStart);
+    for (const index of this.openUnitEdits.keys()) if (index < openUnitStart) this.openUnitEdits.delete(index);
+  }
+
+  /** Remembers what the last compaction changed in the unsettled open unit, so it stays committed. */
+  private keepOpenUnitEdits(openUnitStart: number): void {
+    this.openUnitEdits = new Map();
+    for (const entry of this.view.entries) {
+      const { source } = entry;
+      if (source.kind === "history" && source.index >= openUnitStart && entry.message !== this.history[source.index]) {
+        this.openUnitEdits.set(source.index, entry);
+      }
+    }
+  }
+
+  private openUnitStart(tail: readonly Message[]): number {
+    const last = findToolUnits(tail).at(-1);
+    if (last === undefined || last.kind !== "tool") return tail.length;
+    const opener = tail[last.start]!;
+    const answered = last.end - last.start - 1;
+    return hasToolCalls(opener) && answered < opener.tool_calls.length ? last.start : tail.length;
+  }
+
+  private tokensOf(index: number): number {
+    let tokens = this.tokenCounts[index];
+    if (tokens === undefined) {
+      tokens = countMessageTokens(this.history[index]!, this.counter);
+      this.tokenCounts[index] = tokens;
+    }
+    return tokens;
+  }
+
+  /**
+   * The draft a compaction starts from: the current view, or the whole history again when the view
+   * grows back for a larger budget. A forced or overflow compaction only ever shrinks the view.
+   */
+  private async compactionStart(isRegrowing: boolean): Promise<ViewDraft> {
+    if (!isRegrowing) return createViewDraft(this.view.entries);
+    this.openUnitEdits = new Map();
+    return createViewDraft(await this.entriesFor(this.history, 0));
+  }
+
+  private async compactView(budget: number, isRegrowing: boolean, signal: AbortSignal): Promise<PipelineStep[]> {
+    const started = performance.now();
+    const before = await this.compactionStart(isRegrowing);
+    await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget });
+    const target = Math.floor(this.config.targetRatio * budget);
+    const result = await runPipeline(before, this.strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker });
+    let view = result.view;
+    const steps = result.steps;
+    if (view.tokens > budget) {
+      const fallback = await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(budget, budget, signal));
+      view = fallback.view;
+      steps.push(...fallback.steps);
+    }
+    this.view.replace(view.entries);
+    this.compactedFor = budget;
+    if (view.tokens > budget) {
+      // The decisions stand: the next request starts from this smaller view instead of redoing them.
+      this.floorAboveThreshold = true;
+      throw new ContextBudgetError(budget, this.minimalTokens(view));
+    }
+    this.floorAboveThreshold = view.tokens > this.config.compactThreshold * budget;
+    await this.reportIncluded(before, view);
+    await this.events.emit("context:post_compact", {
+      messageCount: view.entries.length,
+      tokenCount: view.tokens,
+      budget,
+      steps,
+      durationMs: performance.now() - started,
+    });
+    return steps;
+  }
+
+  /**
+   * Tokens of what no strategy may drop, what `ContextBudgetError.required` reports: every unit
+   * holding a protected message, whole, since a unit is kept or dropped whole.
+   */
+  private minimalTokens(view: ViewDraft): number {
+    let tokens = 0;
+    for (const unit of view.units) {
+      let isKept = false;
+      let unitTokens = 0;
+      for (let index = unit.start; index < unit.end; index += 1) {
+        unitTokens += view.entries[index]!.tokens;
+        if (!isProtectedEntry(view, index, this.config.protectFirst).canDrop) isKept = true;
+      }
+      if (isKept) tokens += unitTokens;
+    }
+    return tokens;
+  }
+
+  /** Announces synthetic content (a summary, say) that a compaction brought into the view. */
+  private async reportIncluded(before: ViewDraft, after: ViewDraft): Promise<void> {
+    const previous = new Set(before.entries.map((entry) => entry.message));
+    const added = new Map<string, { messageCount: number; tokenCount: number }>();
+    for (const entry of after.entries) {
+      if (entry.source.kind !== "synthetic" || previous.has(entry.message)) continue;
+      const totals = added.get(entry.source.origin) ?? { messageCount: 0, tokenCount: 0 };
+      totals.messageCount += 1;
+      totals.tokenCount += entry.tokens;
+      added.set(entry.source.origin, totals);
+    }
+    for (const [source, totals] of added) await this.events.emit("context:include", { source, ...totals });
+  }
+
+  private strategyContext(budget: number, target: number, signal: AbortSignal): StrategyContext {
+    return {
+      budget,
+      target,
+      counter: this.counter,
+      history: this.history,
+      signal,
+      protectFirst: this.config.protectFirst,
+      state: this.stateStoreFor("(fallback)"),
+      emit: (event, payload) => void this.events.emit(event, payload),
+      countMessage: (message) => countMessageTokens(message, this.counter),
+    };
+  }
+
+  /** Gives a strategy its own state store, whatever context the pipeline hands it. */
+  private withOwnState(strategy: Strategy): Strategy {
+    return {
+      name: strategy.name,
+      apply: (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) }),
+    };
+  }
+
+  private stateStoreFor(name: string): StrategyStateStore {
+    let store = this.stateStores.get(name);
+    if (store === undefined) {
+      store = this.strategyState.storeFor(name);
+      this.stateStores.set(name, store);
+    }
+    return store;
+  }
+
+  /** Runs `operation` unless the manager is closed or broken; a synchronous throw becomes a rejection. */
+  private whenUsable<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.failure !== undefined) {
+      const cause = this.failure.error;
+      // A store that could not be opened keeps its own error (a lock held elsewhere, say).
+      return Promise.reject(this.isOpen ? new ContextClosedError(this.store.location, "write_failed", { cause }) : cause);
+    }
+    if (this.closing !== undefined) return Promise.reject(new ContextClosedError(this.store.location, "closed"));
+    try {
+      return operation();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Hands a write to the store in call order (after the open, for calls made while it runs). A failed
+   * write leaves memory ahead of the store, so the manager stops: this write's caller, every pending
+   * one and every later operation get `ContextClosedError` with the cause.
+   */
+  private write(issue: () => Promise<void>): Promise<void> {
+    const written = this.isOpen ? issue() : this.opened.then(issue);
+    const guarded = written.catch((error: unknown) => {
+      if (!this.isOpen) throw error;
+      this.failure ??= { error };
+      throw new ContextClosedError(this.store.location, "write_failed", { cause: this.failure.error });
+    });
+    // A strategy may set state without awaiting it; the failure still reaches every later caller.
+    guarded.catch(() => {});
+    return guarded;
+  }
+}
+
+const settleBoth = (first: Promise<void>, second: Promise<void>): Promise<void> => Promise.all([first, second]).then(() => undefined);
+
+export interface CreateContextManagerOptions extends ContextEngineOptions {
+  /** Where the session's messages and strategy state live. */
+  store: MessageStore;
+}
+
+/**
+ * Validates `config` (every bad key in one `ContextConfigError`), opens and loads `store`, and returns
+ * the manager over it. On failure the store is closed again. Close the manager to release the store.
+ */
+export async function createContextManager(options: CreateContextManagerOptions & ContextConfig): Promise<ContextEngine> {
+  const { store, moduleName, onEvent, ...config } = options;
+  const engine = new ContextEngine(store, config, { ...(moduleName === undefined ? {} : { moduleName }), ...(onEvent === undefined ? {} : { onEvent }) });
+  await engine.opened;
+  return engine;
+}
