@@ -1,14 +1,21 @@
 // Event names and payloads, as the contract names them.
 import type { PipelineStep } from "./pipeline/strategy.js";
 
+/**
+ * Why a compaction ran: the view passed the threshold, the provider rejected the last view, the caller
+ * forced it (`compact()`), or the budget grew enough that the view is rebuilt from the history.
+ */
+export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change";
+
 export interface ContextEventMap {
-  "context:pre_compact": { messageCount: number; tokenCount: number; budget: number };
+  "context:pre_compact": { messageCount: number; tokenCount: number; budget: number; reason?: CompactionReason };
   "context:post_compact": {
     messageCount: number;
     tokenCount: number;
     budget: number;
     steps: readonly PipelineStep[];
     durationMs: number;
+    reason?: CompactionReason;
   };
   /** Synthetic content (a summary, a repair notice) entered the view. */
   "context:include": { source: string; messageCount: number; tokenCount: number };
@@ -18,6 +25,8 @@ export interface ContextEventMap {
   "context:recover": { file: string; droppedBytes: number };
   /** A resumed persistent session ignored `setMessages`: its journal already holds the complete history. */
   "context:set_messages_ignored": { file: string; storedCount: number; givenCount: number };
+  /** Reported provider usage moved the calibration: later budgets are scaled by `scale` (provider tokens per counted token). */
+  "context:calibrate": { scale: number; reportedTokens: number; countedTokens: number };
 }
 
 export type ContextEventName = keyof ContextEventMap;
@@ -30,6 +39,7 @@ export const CONTEXT_EVENTS: readonly ContextEventName[] = [
   "context:strategy_error",
   "context:recover",
   "context:set_messages_ignored",
+  "context:calibrate",
 ];
 
 /** Where a module sends its events: the coordinator's hooks when mounted, `onEvent` otherwise. */

@@ -45,10 +45,13 @@ export type {
   OverflowRecoveryCapability,
   UsageCapability,
   ContextUsage,
+  ProviderUsage,
+  ProviderUsageCapability,
+  ShouldCompactCapability,
 } from "./protocol.js";
-export { isContextManager, canCompact, canRecoverOverflow, canReportUsage } from "./protocol.js";
+export { isContextManager, canCompact, canRecoverOverflow, canReportUsage, canTakeProviderUsage, canTellShouldCompact } from "./protocol.js";
 
-export { CONTEXT_EVENTS, type ContextEventMap, type ContextEventName, type ContextEventListener } from "./events.js";
+export { CONTEXT_EVENTS, type CompactionReason, type ContextEventMap, type ContextEventName, type ContextEventListener } from "./events.js";
 
 export type { TokenCounter } from "./tokens/token-counter.js";
 export { tiktokenCounter, type TiktokenEncoding } from "./tokens/tiktoken-counter.js";

@@ -16,6 +16,13 @@ export interface RequestOptions {
   tokenBudget?: number;
   provider?: Provider;
   signal?: AbortSignal;
+  /**
+   * Tool definitions sent beside the messages (OpenAI function tools, or any JSON): counted with the
+   * manager's counter and taken off the budget, so the view plus its tools fit. Cached by identity.
+   */
+  tools?: readonly unknown[];
+  /** Tokens to keep free beside the view (a system prompt sent separately, say). */
+  reserveTokens?: number;
 }
 
 export interface ContextManager {
@@ -51,7 +58,10 @@ export interface OverflowRecoveryCapability {
 export interface ContextUsage {
   /** Tokens of the last view, counted with the module's own counter. */
   tokens: number;
+  /** The request's budget: `tokens + overheadTokens` fit in it. */
   budget: number;
+  /** Tokens taken off the budget beside the view: the request's tools and `reserveTokens`. */
+  overheadTokens?: number;
   messageCount: number;
   /** Whether the last view was compacted (or reused earlier compaction decisions). */
   compacted: boolean;
@@ -62,6 +72,27 @@ export interface ContextUsage {
 export interface UsageCapability {
   /** Figures for the last view, or `undefined` before the first request. */
   usage(): Promise<ContextUsage | undefined>;
+}
+
+/** Whether the next request would compact, for an orchestrator that compacts between turns (a `/compact` prompt, say). */
+export interface ShouldCompactCapability {
+  shouldCompact(options?: RequestOptions): Promise<boolean>;
+}
+
+/** What a provider reported for the request it was sent (the AI SDK's, OpenAI's or Anthropic's usage). */
+export interface ProviderUsage {
+  /** Input (prompt) tokens the provider counted for the last view, its tools and anything reserved. */
+  inputTokens: number;
+  outputTokens?: number;
+}
+
+/**
+ * Takes the provider's own count for the last view. A steady gap between it and the manager's count
+ * recalibrates later budgets, so a model whose tokenizer ctxkit does not have (Claude, Gemini) still
+ * gets views that fit.
+ */
+export interface ProviderUsageCapability {
+  reportUsage(usage: ProviderUsage): Promise<void>;
 }
 
 function hasMethod(value: unknown, name: string): boolean {
@@ -82,4 +113,12 @@ export function canRecoverOverflow<T extends ContextManager>(manager: T): manage
 
 export function canReportUsage<T extends ContextManager>(manager: T): manager is T & UsageCapability {
   return hasMethod(manager, "usage");
+}
+
+export function canTellShouldCompact<T extends ContextManager>(manager: T): manager is T & ShouldCompactCapability {
+  return hasMethod(manager, "shouldCompact");
+}
+
+export function canTakeProviderUsage<T extends ContextManager>(manager: T): manager is T & ProviderUsageCapability {
+  return hasMethod(manager, "reportUsage");
 }

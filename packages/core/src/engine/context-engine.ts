@@ -1,14 +1,26 @@
 // The view engine every context module shares: an immutable history kept in a store, and views that fit the budget without rewriting it.
-import { ContextBudgetError, ContextClosedError } from "../errors.js";
+import { ContextBudgetError, ContextClosedError, ContextValidationError } from "../errors.js";
 import { hasToolCalls, type Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import { CircuitBreaker } from "../pipeline/circuit-breaker.js";
 import { runPipeline } from "../pipeline/run-pipeline.js";
+import type { CompactionReason } from "../events.js";
 import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, isProtectedEntry } from "../pipeline/view-draft.js";
-import type { CompactCapability, CompactResult, ContextManager, ContextUsage, OverflowRecoveryCapability, RequestOptions, UsageCapability } from "../protocol.js";
+import type {
+  CompactCapability,
+  CompactResult,
+  ContextManager,
+  ContextUsage,
+  OverflowRecoveryCapability,
+  ProviderUsage,
+  ProviderUsageCapability,
+  RequestOptions,
+  ShouldCompactCapability,
+  UsageCapability,
+} from "../protocol.js";
 import type { MessageStore, StoredSession, StoreUpdate } from "../store/message-store.js";
 import { clearToolResults } from "../strategies/clear-tool-results.js";
 import { trimLongText } from "../strategies/trim-long-text.js";
@@ -23,10 +35,12 @@ import { contextConfigSchema, type ContextConfig, type EventHandler, type Resolv
 import { EventSink } from "./event-sink.js";
 import { OperationQueue } from "./operation-queue.js";
 import { OverflowShrink } from "./overflow-shrink.js";
+import { RequestOverhead } from "./request-overhead.js";
 import { resolveRequestBudget } from "./resolve-request-budget.js";
 import { resolveStrategies } from "./resolve-strategies.js";
 import { StickyView } from "./sticky-view.js";
 import { StoreStrategyState } from "./store-strategy-state.js";
+import { UsageCalibration } from "./usage-calibration.js";
 
 export interface ContextEngineOptions {
   /** The module whose config this is, for `ContextConfigError` (default `@ctxkit/core`). */
@@ -35,7 +49,8 @@ export interface ContextEngineOptions {
   onEvent?: EventHandler;
 }
 
-type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" };
+/** `probe`: decide as `auto` would, changing nothing that the next request depends on. */
+type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" } | { kind: "probe" };
 
 // Last-resort passes when the configured strategies could not fit the budget, least harmful first:
 // drop old units, then shorten long texts hard, then clear every tool result but the newest.
@@ -49,7 +64,7 @@ const REGROW_RATIO = 1.25;
  * read is served from memory (after a `sync` for a store that several processes write). Operations are
  * serialized; a failed write stops the manager with `ContextClosedError`.
  */
-export class ContextEngine implements ContextManager, CompactCapability, OverflowRecoveryCapability, UsageCapability {
+export class ContextEngine implements ContextManager, CompactCapability, OverflowRecoveryCapability, UsageCapability, ProviderUsageCapability, ShouldCompactCapability {
   readonly config: ResolvedContextConfig;
   readonly counter: TokenCounter;
   /** Settles once the store is open and loaded; rejects with the reason it could not be (the manager is then closed). */
@@ -61,6 +76,8 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   private readonly strategyState: StoreStrategyState;
   private readonly stateStores = new Map<string, StrategyStateStore>();
   private readonly overflow = new OverflowShrink();
+  private readonly overhead: RequestOverhead;
+  private readonly calibration = new UsageCalibration();
   private breaker = new CircuitBreaker();
   private isOpen = false;
   private failure: { readonly error: unknown } | undefined;
@@ -91,6 +108,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.store = store;
     this.counter = resolveTokenCounter(this.config.tokenizer);
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
+    this.overhead = new RequestOverhead(this.counter);
     this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
     this.strategies = resolveStrategies(this.config.strategies).map((strategy) => this.withOwnState(strategy));
     if (this.config.onEvent) this.events.add(this.config.onEvent);
@@ -187,6 +205,24 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     return this.request(options, async () => (await this.buildView(options, { kind: "overflow" })).view);
   }
 
+  /**
+   * Takes the provider's count for the last view (plus its tools). A steady gap between it and the
+   * manager's own count scales later budgets, announced with `context:calibrate`.
+   */
+  reportUsage(usage: ProviderUsage): Promise<void> {
+    return this.whenUsable(() => {
+      const inputTokens = usage?.inputTokens;
+      if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0) {
+        throw new ContextValidationError([{ path: "inputTokens", message: `must be the provider's input token count, a finite number ≥ 0; received ${String(inputTokens)}` }]);
+      }
+      return this.queue.run(async () => {
+        if (this.lastUsage === undefined) return;
+        const calibration = this.calibration.record(inputTokens, this.lastUsage.tokens + (this.lastUsage.overheadTokens ?? 0));
+        if (calibration !== undefined) await this.events.emit("context:calibrate", calibration);
+      });
+    });
+  }
+
   usage(): Promise<ContextUsage | undefined> {
     return this.whenUsable(() => this.queue.run(() => (this.lastUsage === undefined ? undefined : { ...this.lastUsage })));
   }
@@ -260,35 +296,58 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     return this.whenUsable(() => abortable(this.queue.run(operation), options.signal));
   }
 
+  /** Whether a request with `options` would compact now. Settles nothing: the next request decides again. */
+  shouldCompact(options: RequestOptions = {}): Promise<boolean> {
+    return this.request(options, async () => (await this.plan(options, { kind: "probe" })).reason !== undefined);
+  }
+
+  /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
+  private async plan(options: RequestOptions, mode: CompactionMode) {
+    await this.pull();
+    const nominal = await resolveRequestBudget(options, this.config);
+    const requestBudget =
+      mode.kind === "overflow"
+        ? this.overflow.shrink(nominal, this.lastUsage?.tokens)
+        : mode.kind === "probe"
+          ? this.overflow.peek(nominal)
+          : this.overflow.apply(nominal);
+    // The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's.
+    const overheadTokens = this.overhead.tokensOf(options);
+    const budget = Math.max(0, this.calibration.apply(requestBudget) - overheadTokens);
+    const openUnitStart = await this.refreshTail();
+    const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
+    let reason: CompactionReason | undefined;
+    if (mode.kind === "force") reason = "forced";
+    else if (mode.kind === "overflow") reason = "overflow";
+    else if (this.view.tokens > trigger) reason = "threshold";
+    // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
+    else if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) reason = "budget-change";
+    return { requestBudget, overheadTokens, budget, openUnitStart, reason };
+  }
+
   private async buildView(
     options: RequestOptions,
     mode: CompactionMode,
   ): Promise<{ view: Message[]; steps: PipelineStep[]; tokensBefore: number }> {
     // A caller that gave up before its turn in the queue gets its abort, not a view it no longer wants.
     options.signal?.throwIfAborted();
-    await this.pull();
-    const nominal = await resolveRequestBudget(options, this.config);
-    const budget = mode.kind === "overflow" ? this.overflow.shrink(nominal, this.lastUsage?.tokens) : this.overflow.apply(nominal);
-    const openUnitStart = await this.refreshTail();
+    const { requestBudget, overheadTokens, budget, openUnitStart, reason } = await this.plan(options, mode);
     const tokensBefore = this.view.tokens;
-    const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
-    // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
-    const isRegrowing = mode.kind === "auto" && this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO;
     let steps: PipelineStep[] = [];
-    let compacted = false;
-    if (mode.kind !== "auto" || tokensBefore > trigger || isRegrowing) {
+    if (reason !== undefined) {
       try {
-        steps = await this.compactView(budget, isRegrowing, options.signal ?? NEVER_ABORTED);
+        steps = await this.compactView(budget, reason, options.signal ?? NEVER_ABORTED);
       } catch (error) {
         if (error instanceof ContextBudgetError) this.settle(openUnitStart, true);
         throw error;
       }
-      compacted = true;
     }
+    const compacted = reason !== undefined;
     this.settle(openUnitStart, compacted);
     this.lastUsage = {
       tokens: this.view.tokens,
-      budget,
+      budget: requestBudget,
+      overheadTokens,
       messageCount: this.view.messages.length,
       compacted: compacted || this.lastUsage?.compacted === true,
       counter: this.counter.name,
@@ -367,16 +426,16 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
    * The draft a compaction starts from: the current view, or the whole history again when the view
    * grows back for a larger budget. A forced or overflow compaction only ever shrinks the view.
    */
-  private async compactionStart(isRegrowing: boolean): Promise<ViewDraft> {
-    if (!isRegrowing) return createViewDraft(this.view.entries);
+  private async compactionStart(reason: CompactionReason): Promise<ViewDraft> {
+    if (reason !== "budget-change") return createViewDraft(this.view.entries);
     this.openUnitEdits = new Map();
     return createViewDraft(await this.entriesFor(this.history, 0));
   }
 
-  private async compactView(budget: number, isRegrowing: boolean, signal: AbortSignal): Promise<PipelineStep[]> {
+  private async compactView(budget: number, reason: CompactionReason, signal: AbortSignal): Promise<PipelineStep[]> {
     const started = performance.now();
-    const before = await this.compactionStart(isRegrowing);
-    await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget });
+    const before = await this.compactionStart(reason);
+    await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
     const target = Math.floor(this.config.targetRatio * budget);
     const result = await runPipeline(before, this.strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker });
     let view = result.view;
@@ -401,6 +460,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
       budget,
       steps,
       durationMs: performance.now() - started,
+      reason,
     });
     return steps;
   }

@@ -18,7 +18,12 @@ export class OverflowShrink {
     }
     this.scale = Math.min(1, this.scale + RELAX_STEP);
     if (this.scale === 1) this.reset();
-    return Math.floor(nominal * this.scale);
+    return this.peek(nominal);
+  }
+
+  /** What `apply` would have given before its step, changing nothing. */
+  peek(nominal: number): number {
+    return this.nominal === nominal ? Math.floor(nominal * this.scale) : nominal;
   }
 
   /**
