@@ -30,6 +30,7 @@ import { resolveTokenCounter } from "../tokens/resolve-token-counter.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { findToolUnits } from "../units/find-tool-units.js";
 import { repairToolPairs } from "../units/repair-tool-pairs.js";
+import type { ToolPairRepair } from "../units/tool-unit.js";
 import { abortable } from "./abortable.js";
 import { contextConfigSchema, type ContextConfig, type EventHandler, type ResolvedContextConfig } from "./context-config.js";
 import { EventSink } from "./event-sink.js";
@@ -303,7 +304,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
 
   /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
   private async plan(options: RequestOptions, mode: CompactionMode) {
-    await this.pull();
+    if (this.store.sync !== undefined) await this.pull();
     const nominal = await resolveRequestBudget(options, this.config);
     const requestBudget =
       mode.kind === "overflow"
@@ -364,12 +365,14 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   private async refreshTail(): Promise<number> {
     const from = this.view.settledUntil;
     const tail = this.history.slice(from);
-    this.view.setTail(await this.entriesFor(tail, from));
+    const { entries, repairs } = this.entriesFor(tail, from);
+    this.view.setTail(entries);
+    if (repairs.length > 0) await this.announceRepairs(repairs);
     return from + this.openUnitStart(tail);
   }
 
-  /** View entries for `messages`, the history from index `from` on, with broken pairs repaired (each repair announced once). */
-  private async entriesFor(messages: readonly Message[], from: number): Promise<ViewEntry[]> {
+  /** View entries for `messages`, the history from index `from` on, with broken pairs repaired, and the repairs not announced yet. */
+  private entriesFor(messages: readonly Message[], from: number): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
     const repaired = repairToolPairs(messages);
     const entries: ViewEntry[] = repaired.messages.map((message, position) => {
       const source = repaired.sources[position];
@@ -379,13 +382,18 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
       const index = from + source;
       return this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
     });
-    for (const repair of repaired.repairs) {
+    const repairs = repaired.repairs.filter((repair) => {
       const key = `${repair.kind}:${from + repair.index}`;
-      if (this.reportedRepairs.has(key)) continue;
+      if (this.reportedRepairs.has(key)) return false;
       this.reportedRepairs.add(key);
-      await this.events.emit("context:repair", { kind: repair.kind, toolCallIds: repair.toolCallIds });
-    }
-    return entries;
+      return true;
+    });
+    return { entries, repairs };
+  }
+
+  /** Each repair is announced once, not on every request. */
+  private async announceRepairs(repairs: readonly ToolPairRepair[]): Promise<void> {
+    for (const repair of repairs) await this.events.emit("context:repair", { kind: repair.kind, toolCallIds: repair.toolCallIds });
   }
 
   private settle(openUnitStart: number, compacted: boolean): void {
@@ -429,7 +437,9 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   private async compactionStart(reason: CompactionReason): Promise<ViewDraft> {
     if (reason !== "budget-change") return createViewDraft(this.view.entries);
     this.openUnitEdits = new Map();
-    return createViewDraft(await this.entriesFor(this.history, 0));
+    const { entries, repairs } = this.entriesFor(this.history, 0);
+    await this.announceRepairs(repairs);
+    return createViewDraft(entries);
   }
 
   private async compactView(budget: number, reason: CompactionReason, signal: AbortSignal): Promise<PipelineStep[]> {
