@@ -1,5 +1,5 @@
 // `pnpm start`: the core tour, then the conformance kit against every bundled context module, alone
-// and with the summary strategy in its pipeline.
+// and with the summary strategy in its pipeline, and one closing line for the whole run.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" }).status ?? 1;
+/** Quotes an argument for a POSIX shell, so a printed command can be pasted as it is. */
+const shellQuote = (argument) => (/^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`);
 
 const conformance = "packages/conformance/dist/cli.js";
 const storagePath = mkdtempSync(join(tmpdir(), "ctxkit-start-"));
@@ -19,13 +21,20 @@ const reports = [
   ["packages/context-persistent", "--config", JSON.stringify({ storagePath, ...withSummary })],
 ];
 
-let status = run(["scripts/demo-core.mjs"]);
+const tourStatus = run(["scripts/demo-core.mjs"]);
+const failed = [];
 try {
   for (const report of reports) {
-    console.log(`\n$ ctxkit-conformance ${report.join(" ")}`);
-    status = run([conformance, ...report]) || status;
+    const command = `ctxkit-conformance ${report.map(shellQuote).join(" ")}`;
+    console.log(`\n$ ${command}`);
+    if (run([conformance, ...report]) !== 0) failed.push(command);
   }
 } finally {
   rmSync(storagePath, { recursive: true, force: true });
 }
-process.exit(status);
+const passed = reports.length - failed.length;
+console.log(
+  `\nctxkit: core tour ${tourStatus === 0 ? "ok" : "FAILED"}; conformance ${passed}/${reports.length} setups passed` +
+    (failed.length === 0 ? "." : `; failed: ${failed.join(" | ")}`),
+);
+process.exit(tourStatus !== 0 || failed.length > 0 ? 1 : 0);

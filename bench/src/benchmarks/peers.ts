@@ -1,6 +1,6 @@
 // The cost of one request, ctxkit against LangChain trimMessages and the AI SDK, on generated and pathological sessions.
 import { countMessageTokens, tiktokenCounter } from "@ctxkit/core";
-import type { BenchmarkOptions, Cell, Table } from "../lib/benchmark.js";
+import { reportJobProgress, type BenchmarkOptions, type Cell, type Table } from "../lib/benchmark.js";
 import { formatBound, formatBudget, formatRatio } from "../lib/format.js";
 import { formatDuration, median } from "../lib/measure.js";
 import { type JobOutcome, runJobsInChild } from "../lib/run-jobs-in-child.js";
@@ -114,7 +114,11 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   for (const group of PROCESS_GROUPS) {
     const started = performance.now();
     const jobs = buildJobs(group, settings);
-    const results = await runJobsInChild<RequestJob, RequestReport>(new URL("../requests/request-child.ts", import.meta.url), jobs);
+    const results = await runJobsInChild<RequestJob, RequestReport>(
+      new URL("../requests/request-child.ts", import.meta.url),
+      jobs,
+      reportJobProgress(`peers: ${group.join(", ")}`),
+    );
     jobs.forEach((job, index) => outcomes.push({ job, outcome: results[index]! }));
     process.stderr.write(`  peers: ${group.join(", ")} took ${formatDuration(performance.now() - started)}\n`);
   }

@@ -1,6 +1,6 @@
 // Real transcripts replayed through ctxkit and its peers: correctness, behaviour and cost of every view.
 import { statSync } from "node:fs";
-import type { BenchmarkOptions, Cell, Table } from "../lib/benchmark.js";
+import { reportJobProgress, type BenchmarkOptions, type Cell, type Table } from "../lib/benchmark.js";
 import { formatBudget, formatLongDuration, formatRatio, formatShare } from "../lib/format.js";
 import { formatDuration, median } from "../lib/measure.js";
 import { runJobsInChild } from "../lib/run-jobs-in-child.js";
@@ -150,7 +150,11 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
         validateBelowMs: quick ? QUICK_VALIDATE_BELOW_MS : VALIDATE_BELOW_MS,
       })),
     );
-    const results = await runJobsInChild<ReplayJob, ReplayReport>(new URL("../replay/replay-child.ts", import.meta.url), jobs);
+    const results = await runJobsInChild<ReplayJob, ReplayReport>(
+      new URL("../replay/replay-child.ts", import.meta.url),
+      jobs,
+      reportJobProgress(`replay: ${group.join(", ")}`),
+    );
     for (const system of group) {
       const own = results.filter((_, index) => jobs[index]!.system === system);
       outcomes.push({

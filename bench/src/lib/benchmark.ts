@@ -30,3 +30,8 @@ export function isBenchmark(value: unknown): value is Benchmark {
     typeof candidate.run === "function"
   );
 }
+
+/** A progress line on stderr after each job of a long benchmark, so a run is never silent for long. */
+export function reportJobProgress(label: string): (job: number, total: number) => void {
+  return (job, total) => process.stderr.write(`  ${label}: job ${job + 1}/${total}\n`);
+}

@@ -30,7 +30,15 @@ export interface JobOutcome<Report> {
 const SETUP_LIMIT_MS = 120_000;
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
-function runOnce<Job, Report>(module: URL, request: JobRequest<Job>, outcomes: JobOutcome<Report>[]): Promise<number | undefined> {
+/** Hears each job end, so a long benchmark can show its progress. */
+export type JobEndListener = (job: number, total: number) => void;
+
+function runOnce<Job, Report>(
+  module: URL,
+  request: JobRequest<Job>,
+  outcomes: JobOutcome<Report>[],
+  onJobEnd: JobEndListener | undefined,
+): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = fork(fileURLToPath(module), [], {
       execArgv: ["--import", tsxLoader],
@@ -58,8 +66,11 @@ function runOnce<Job, Report>(module: URL, request: JobRequest<Job>, outcomes: J
           arm(message.limitMs, message.job);
           break;
         case "disarm":
+          arm(SETUP_LIMIT_MS, undefined);
+          break;
         case "end":
           arm(SETUP_LIMIT_MS, undefined);
+          onJobEnd?.(message.job, request.jobs.length);
           break;
         case "report":
           outcome.reports.push(message.report);
@@ -81,12 +92,12 @@ function runOnce<Job, Report>(module: URL, request: JobRequest<Job>, outcomes: J
  * Runs `jobs` in order in child processes running `module` (see `serveJobs`). When a timed step
  * overruns, its job is marked timed out and a new child resumes at the next job.
  */
-export async function runJobsInChild<Job, Report>(module: URL, jobs: readonly Job[]): Promise<JobOutcome<Report>[]> {
+export async function runJobsInChild<Job, Report>(module: URL, jobs: readonly Job[], onJobEnd?: JobEndListener): Promise<JobOutcome<Report>[]> {
   const outcomes: JobOutcome<Report>[] = jobs.map(() => ({ reports: [], timedOut: false, limitMs: 0 }));
   let from = 0;
   while (from < jobs.length) {
     const timedOut = outcomes.flatMap((outcome, index) => (outcome.timedOut ? [index] : []));
-    const killedAt = await runOnce(module, { jobs, from, timedOut }, outcomes);
+    const killedAt = await runOnce(module, { jobs, from, timedOut }, outcomes, onJobEnd);
     if (killedAt === undefined) break;
     outcomes[killedAt]!.timedOut = true;
     from = killedAt + 1;
