@@ -83,6 +83,21 @@ describe("parseMessage", () => {
       expect(rejectionOf({ role: "user", content: "x", metadata: { callback: () => 1 } }).message).toContain("plain data");
     });
 
+    it("should reject a content part nested 2,500 deep, which no request could count (regression)", () => {
+      let data: unknown = "x";
+      for (let level = 0; level < 2_500; level += 1) data = [data];
+      const error = rejectionOf({ role: "user", content: [{ type: "custom", data }] });
+      expect(error.issues[0]?.message).toContain("deeper than");
+    });
+
+    it("should reject circular metadata with a ContextValidationError, not a RangeError (regression)", () => {
+      const metadata: Record<string, unknown> = {};
+      metadata["self"] = metadata;
+      const issue = rejectionOf({ role: "user", content: "x", metadata }).issues[0];
+      expect(issue?.path).toMatch(/^metadata\.self/);
+      expect(issue?.message).toContain("circular");
+    });
+
     it("should reject what JSON would change, so every store gives back what it was given (regression)", () => {
       for (const value of [Number.NaN, new Date(0), new Map(), 10n]) {
         const error = rejectionOf({ role: "user", content: "x", metadata: { value } });

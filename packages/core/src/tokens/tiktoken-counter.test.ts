@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_PIECE_BYTES, type TiktokenEncoding, tiktokenCounter } from "./tiktoken-counter.js";
+import { MAX_PIECE_BYTES, MAX_SCAN_CHARS, type TiktokenEncoding, tiktokenCounter } from "./tiktoken-counter.js";
 
 // gpt-tokenizer is the oracle: it gives tiktoken's counts. An empty disallowed set makes it read
 // special-token text as plain text, as our counter does, instead of throwing.
@@ -126,6 +126,25 @@ describe.each(encodings)("tiktokenCounter(%s)", (encoding) => {
       const text = "é".repeat(MAX_PIECE_BYTES / 2);
       expect(utf8Length(text)).toBe(MAX_PIECE_BYTES);
       expect(counter.count(text)).toBe(oracle(text));
+    });
+  });
+
+  describe("texts longer than one scan", () => {
+    it("should count a text of several segments of ordinary prose exactly", () => {
+      const prose = "The quick brown fox, naïve as ever, jumps over 3 lazy dogs.\n".repeat(Math.ceil((2.5 * MAX_SCAN_CHARS) / 60));
+      for (const encoding of encodings) expect(tiktokenCounter(encoding).count(prose)).toBe(oracles[encoding](prose));
+    });
+
+    it("should count one unbroken run of 4.2 million CJK, Cyrillic or Arabic letters without overflowing the stack (regression)", () => {
+      for (const letter of ["中", "ж", "ب"]) {
+        const run = letter.repeat(4_200_000);
+        const count = tiktokenCounter("o200k_base").count(run);
+        // Each segment is counted like the chunks of a long piece: within a token per segment of the per-segment sum.
+        const perSegment = tiktokenCounter("o200k_base").count(letter.repeat(MAX_SCAN_CHARS));
+        const segments = Math.ceil(run.length / MAX_SCAN_CHARS);
+        expect(Math.abs(count - (perSegment * run.length) / MAX_SCAN_CHARS)).toBeLessThanOrEqual(segments + perSegment);
+        expect(count).toBeGreaterThan(0);
+      }
     });
   });
 

@@ -38,6 +38,16 @@ const PATTERNS: Record<TiktokenEncoding, string> = {
   cl100k_base: String.raw`${CONTRACTION}|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s`,
 };
 
+/**
+ * The most characters one regular-expression scan sees. V8's regex engine keeps a backtracking entry
+ * per character of a match, so one unbroken run of millions of letters overflows its stack; longer
+ * texts are scanned in segments, cut where a piece boundary is certain whenever the text allows.
+ */
+export const MAX_SCAN_CHARS = 1 << 17;
+// How far back from the segment limit a certain piece boundary is looked for.
+const BOUNDARY_SEARCH_CHARS = 4_096;
+const WHITESPACE = /\s/;
+
 const NO_PAIR = -1;
 const MERGED_COUNTS_LIMIT = 20_000;
 const encoders = new Map<TiktokenEncoding, Encoder>();
@@ -195,6 +205,39 @@ function countLongPiece(bytes: string, encoder: Encoder): number {
 }
 
 /**
+ * Where the segment starting at `start` ends: before a single space that has text on both sides
+ * (every pre-token pattern starts a piece there, so the counts are exact; a newline may join the
+ * punctuation before it), or, in a text
+ * with no such place near the limit (one huge run of letters), at the limit between two characters,
+ * within a token of tiktoken, as a long piece is.
+ */
+function segmentEnd(text: string, start: number): number {
+  const limit = start + MAX_SCAN_CHARS;
+  if (limit >= text.length) return text.length;
+  for (let index = limit; index > limit - BOUNDARY_SEARCH_CHARS && index > start + 1; index -= 1) {
+    if (text[index] === " " && !WHITESPACE.test(text[index - 1]!) && !WHITESPACE.test(text[index + 1] ?? " ")) return index;
+  }
+  const code = text.charCodeAt(limit - 1);
+  // Never between the two halves of a surrogate pair.
+  return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+}
+
+function countSegment(text: string, encoder: Encoder): number {
+  const { pattern } = encoder;
+  const isAscii = !NON_ASCII.test(text);
+  let total = 0;
+  // Sticky: the pattern covers every character, so each piece starts where the last one ended,
+  // and test() saves building a match array per piece.
+  pattern.lastIndex = 0;
+  for (let start = 0; start < text.length && pattern.test(text); start = pattern.lastIndex) {
+    const piece = text.slice(start, pattern.lastIndex);
+    const bytes = isAscii || !NON_ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
+    total += countPiece(bytes, encoder);
+  }
+  return total;
+}
+
+/**
  * An exact counter for OpenAI's `o200k_base` (the default) or `cl100k_base`. Special-token text such
  * as `<|endoftext|>` counts as plain text. The rank data loads on the first `count()` and is shared
  * by every counter of that encoding in the process.
@@ -205,16 +248,12 @@ export function tiktokenCounter(encoding: TiktokenEncoding = "o200k_base"): Toke
     count(text: string): number {
       if (text.length === 0) return 0;
       const encoder = getEncoder(encoding);
-      const { pattern } = encoder;
-      const isAscii = !NON_ASCII.test(text);
+      if (text.length <= MAX_SCAN_CHARS) return countSegment(text, encoder);
       let total = 0;
-      // Sticky: the pattern covers every character, so each piece starts where the last one ended,
-      // and test() saves building a match array per piece.
-      pattern.lastIndex = 0;
-      for (let start = 0; start < text.length && pattern.test(text); start = pattern.lastIndex) {
-        const piece = text.slice(start, pattern.lastIndex);
-        const bytes = isAscii || !NON_ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
-        total += countPiece(bytes, encoder);
+      for (let start = 0; start < text.length; ) {
+        const end = segmentEnd(text, start);
+        total += countSegment(text.slice(start, end), encoder);
+        start = end;
       }
       return total;
     },
