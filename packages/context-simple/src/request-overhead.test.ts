@@ -1,4 +1,4 @@
-import { ContextValidationError, countMessageTokens, estimateCounter, type Message, type TokenCounter } from "@ctxkit/core";
+import { ContextRequestError, countMessageTokens, estimateCounter, type Message, type TokenCounter } from "@ctxkit/core";
 import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
 import { describe, expect, it } from "vitest";
 import { createSimpleContext } from "./index.js";
@@ -59,7 +59,7 @@ describe("RequestOptions.tools and reserveTokens", () => {
     await manager.setMessages(history);
     for (const reserveTokens of [Number.NaN, -1, "10" as unknown as number]) {
       const failure = manager.getMessagesForRequest({ tokenBudget: 2_000, reserveTokens });
-      await expect(failure).rejects.toBeInstanceOf(ContextValidationError);
+      await expect(failure).rejects.toBeInstanceOf(ContextRequestError);
       await expect(failure).rejects.toThrow(/reserveTokens/);
     }
   });

@@ -7,7 +7,15 @@ export interface ErrorIssue {
 }
 
 /** Core's codes. A module adds its own (`CONTEXT_LOCKED` in context-persistent, say) on its own error classes. */
-export type ContextErrorCode = "CONTEXT_VALIDATION" | "CONTEXT_BUDGET" | "CONTEXT_CONFIG" | "MODULE_LOAD" | "MOUNT_POINT" | "CONTEXT_CLOSED";
+export type ContextErrorCode =
+  | "CONTEXT_VALIDATION"
+  | "CONTEXT_REQUEST"
+  | "CONTEXT_BUDGET"
+  | "CONTEXT_CONFIG"
+  | "MODULE_LOAD"
+  | "MOUNT_POINT"
+  | "CONTEXT_CLOSED"
+  | "CONTEXT_COUNTER";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -33,6 +41,39 @@ export class ContextValidationError extends ContextError {
     super("CONTEXT_VALIDATION", `Invalid ${where}: ${describeIssues(issues)}`, options);
     this.issues = issues;
   }
+}
+
+/**
+ * A request's options (its budget, its provider's info, its tools) cannot give a budget to fit: each
+ * bad field is named. Nothing was changed, and no view was built.
+ */
+export class ContextRequestError extends ContextError {
+  readonly issues: readonly ErrorIssue[];
+
+  constructor(issues: readonly ErrorIssue[], options?: { cause?: unknown }) {
+    super("CONTEXT_REQUEST", `Invalid request options: ${describeIssues(issues)}`, options);
+    this.issues = issues;
+  }
+}
+
+/** A token counter returned something that is not a count: a whole number of tokens ≥ 0. */
+export class ContextCounterError extends ContextError {
+  readonly counter: string;
+  readonly returned: unknown;
+
+  constructor(counter: string, returned: unknown) {
+    super(
+      "CONTEXT_COUNTER",
+      `The token counter "${counter}" returned ${describeValue(returned)}, not a whole number of tokens ≥ 0. ` +
+        `Fix its count() so every text gets a finite count, or use "o200k_base", "cl100k_base" or "estimate".`,
+    );
+    this.counter = counter;
+    this.returned = returned;
+  }
+}
+
+function describeValue(value: unknown): string {
+  return typeof value === "string" ? `the string ${JSON.stringify(value)}` : String(value);
 }
 
 /** Even the minimal view (system, developer, pinned, latest user turn) does not fit the budget. */

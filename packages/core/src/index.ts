@@ -8,6 +8,8 @@ export {
   ModuleLoadError,
   MountPointError,
   ContextClosedError,
+  ContextRequestError,
+  ContextCounterError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ContextRequestError } from "../errors.js";
 import type { Provider } from "../protocol.js";
 import { resolveBudget } from "./resolve-budget.js";
 
@@ -36,5 +37,38 @@ describe("resolveBudget", () => {
 
   it("should never return a negative budget", async () => {
     expect(await resolveBudget({ provider: provider(1_000, 4_000) })).toBe(0);
+  });
+
+  describe("inputs that are not a count (regression: they gave NaN, so nothing compacted)", () => {
+    const refusal = async (options: Parameters<typeof resolveBudget>[0]) => {
+      const error = await resolveBudget(options).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(ContextRequestError);
+      return (error as ContextRequestError).issues[0]!.path;
+    };
+
+    it("should name tokenBudget when it is NaN, negative, a string or an object", async () => {
+      for (const tokenBudget of [Number.NaN, -5, Number.POSITIVE_INFINITY, "100", {}]) {
+        expect(await refusal({ tokenBudget: tokenBudget as number, maxTokens: 2_000 })).toBe("tokenBudget");
+      }
+    });
+
+    it("should name the provider field that is NaN, negative or not a number", async () => {
+      expect(await refusal({ provider: provider(Number.NaN) })).toBe("provider.getInfo().defaults.contextWindow");
+      expect(await refusal({ provider: provider(-1) })).toBe("provider.getInfo().defaults.contextWindow");
+      expect(await refusal({ provider: provider(100_000, Number.NaN) })).toBe("provider.getInfo().defaults.maxOutputTokens");
+      expect(await refusal({ provider: provider("8k" as unknown as number) })).toBe("provider.getInfo().defaults.contextWindow");
+    });
+
+    it("should never let a negative maxOutputTokens raise the budget above the window", async () => {
+      expect(await refusal({ provider: provider(10_000, -50_000) })).toBe("provider.getInfo().defaults.maxOutputTokens");
+    });
+
+    it("should name a provider without getInfo, or whose info has no defaults, instead of a TypeError", async () => {
+      expect(await refusal({ provider: { name: "bare" } as unknown as Provider })).toBe("provider");
+      expect(await refusal({ provider: { name: "odd", getInfo: () => ({}) } as unknown as Provider })).toBe("provider.getInfo().defaults");
+    });
   });
 });

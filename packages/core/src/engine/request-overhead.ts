@@ -1,5 +1,5 @@
 // What a request sends beside its messages (tool definitions, reserved tokens), counted once per definition.
-import { ContextValidationError } from "../errors.js";
+import { ContextRequestError } from "../errors.js";
 import type { RequestOptions } from "../protocol.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 
@@ -16,10 +16,10 @@ export class RequestOverhead {
   tokensOf(options: RequestOptions): number {
     const { reserveTokens = 0, tools = [] } = options;
     if (typeof reserveTokens !== "number" || !Number.isFinite(reserveTokens) || reserveTokens < 0) {
-      throw new ContextValidationError([{ path: "reserveTokens", message: `must be a finite number of tokens ≥ 0, received ${String(reserveTokens)}` }]);
+      throw new ContextRequestError([{ path: "reserveTokens", message: `must be a finite number of tokens ≥ 0, received ${String(reserveTokens)}` }]);
     }
     if (!Array.isArray(tools)) {
-      throw new ContextValidationError([{ path: "tools", message: "must be an array of tool definitions (OpenAI function tools, or any JSON)" }]);
+      throw new ContextRequestError([{ path: "tools", message: "must be an array of tool definitions (OpenAI function tools, or any JSON)" }]);
     }
     let tokens = Math.ceil(reserveTokens);
     for (const tool of tools) tokens += this.tokensOfTool(tool);

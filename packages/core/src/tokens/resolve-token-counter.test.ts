@@ -26,9 +26,11 @@ describe("resolveTokenCounter", () => {
   });
 
   describe("a counter of your own", () => {
-    it("should return the very same counter", () => {
+    it("should count with that counter, under its name, each result checked", () => {
       const own: TokenCounter = { name: "words", count: (text) => text.split(/\s+/).filter(Boolean).length };
-      expect(resolveTokenCounter(own)).toBe(own);
+      const resolved = resolveTokenCounter(own);
+      expect(resolved.name).toBe("words");
+      expect(resolved.count("three small words")).toBe(3);
     });
   });
 

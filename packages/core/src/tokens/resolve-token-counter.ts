@@ -2,11 +2,13 @@
 import { estimateCounter } from "./estimate-counter.js";
 import { tiktokenCounter, type TiktokenEncoding } from "./tiktoken-counter.js";
 import type { TokenCounter } from "./token-counter.js";
+import { validatedCounter } from "./validated-counter.js";
 
 export type TokenizerOption = TiktokenEncoding | "estimate" | TokenCounter;
 
 export function resolveTokenCounter(option: TokenizerOption = "o200k_base"): TokenCounter {
-  if (typeof option === "object" && option !== null && typeof option.count === "function") return option;
+  // A counter of the caller's own is checked on every count; the built-in ones need not be.
+  if (typeof option === "object" && option !== null && typeof option.count === "function") return validatedCounter(option);
   switch (option) {
     case "o200k_base":
     case "cl100k_base":
