@@ -396,7 +396,7 @@ describe("SimpleContextManager", () => {
       expect(outcome.tokensAfter).toBeLessThan(outcome.tokensBefore);
       const view = await manager.getMessagesForRequest({ tokenBudget: 8_000 });
       expect((await manager.usage())!.tokens).toBe(outcome.tokensAfter);
-      expect(view.some((message) => message.metadata?.["ctxkitEdit"] !== undefined)).toBe(true);
+      expect(view.some((message) => typeof message.content === "string" && message.content.startsWith("[tool result cleared"))).toBe(true);
       expect(count("context:post_compact")).toBe(1);
     });
 

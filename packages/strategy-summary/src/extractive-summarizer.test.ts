@@ -26,6 +26,11 @@ describe("extractiveSummarizer", () => {
       expect(text).toMatch(/\(\d+ earlier not shown\)/);
     });
 
+    it("should summarize a user message whose caller tagged it with metadata.ctxkit (regression: it was skipped)", async () => {
+      const imported: Message = { role: "user", content: "Migrate the billing tables", metadata: { ctxkit: { source: "import" } } };
+      expect(await summarize([imported, assistant("Started with invoices.")])).toContain("- Migrate the billing tables");
+    });
+
     it("should be non-empty even with nothing to keep", async () => {
       expect(await summarize([result("a", "x")])).toBe("Tool calls: 0");
     });

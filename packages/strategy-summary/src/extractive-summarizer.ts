@@ -1,5 +1,5 @@
 // A summarizer without an LLM: deterministic notes of the user's requests, the agent's latest notes and its tool use.
-import { isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
 import { EMPTY_NOTES, parseNotes, renderNotes, type NoteList } from "./extractive-notes.js";
 import { contentText } from "./message-text.js";
 import type { Summarizer } from "./summarizer.js";
@@ -59,7 +59,6 @@ export function extractiveSummarizer(options: ExtractiveSummarizerOptions = {}):
     const conclusions = [...previous.conclusions.items];
     const toolCalls = new Map(previous.toolCalls);
     for (const message of messages as readonly Message[]) {
-      if (isSynthetic(message)) continue;
       if (message.role === "user") {
         const line = toLine(contentText(message.content), maxRequestChars);
         if (line !== "") requests.push(line);

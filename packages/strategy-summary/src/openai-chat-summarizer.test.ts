@@ -33,8 +33,8 @@ describe("openAIChatSummarizer", () => {
     const text = body.messages[1]!.content;
     expect(text.split("They set up the repo.")).toHaveLength(2);
     expect(text).toMatch(/^<previous-summary>\nThey set up the repo\.\n<\/previous-summary>\n\n<conversation>\n/);
-    expect(text).toContain('[tool call c1] read_file {"path":"auth.ts"}');
-    expect(text).toContain("[tool result c1]\nexport function login() {}");
+    expect(text).toContain('<tool-call id="c1" name="read_file">{"path":"auth.ts"}</tool-call>');
+    expect(text).toContain('<message role="tool" tool_call_id="c1">\nexport function login() {}');
   });
 
   it("should use max_completion_tokens, or no limit, when asked", async () => {

@@ -1,8 +1,10 @@
 // The summary as it stands in a view: one synthetic user message, `<summary>…</summary>`, with its figures in metadata.
-import { deepFreeze, type Message, type ViewEntry } from "@ctxkit/core";
+import { deepFreeze, isSummaryEntry, SUMMARY_SOURCE, type Message, type ViewEntry } from "@ctxkit/core";
 import type { FileLists } from "./file-operations.js";
+import { neutralizeTags } from "./neutralize-tags.js";
 
-export const SUMMARY_ORIGIN = "summary";
+export const SUMMARY_ORIGIN = SUMMARY_SOURCE;
+export { isSummaryEntry };
 /** The most paths of each list written into the message; the metadata keeps them all. */
 const MAX_LISTED_FILES = 50;
 const OPENING = "<summary>\n";
@@ -25,14 +27,16 @@ export interface SummaryContent extends FileLists {
 
 function fileSection(tag: string, paths: readonly string[]): string {
   if (paths.length === 0) return "";
-  const listed = paths.slice(-MAX_LISTED_FILES);
+  // Paths come from tool calls a model wrote: one line each, and no tag of ours.
+  const listed = paths.slice(-MAX_LISTED_FILES).map((path) => neutralizeTags(path.replaceAll(/[\r\n]+/g, " ")));
   const more = paths.length > listed.length ? [`(${paths.length - listed.length} more not listed)`] : [];
   return `\n<${tag}>\n${[...more, ...listed].join("\n")}\n</${tag}>`;
 }
 
 /** A frozen view entry holding the summary message, its tokens counted the manager's way. */
 export function createSummaryEntry(summary: SummaryContent, countMessage: (message: Message) => number): ViewEntry {
-  const content = `${OPENING}${summary.text}${fileSection("read-files", summary.readFiles)}${fileSection("modified-files", summary.modifiedFiles)}\n</summary>`;
+  // The summarizer read tool outputs: whatever they said, its text cannot close the summary or open another.
+  const content = `${OPENING}${neutralizeTags(summary.text)}${fileSection("read-files", summary.readFiles)}${fileSection("modified-files", summary.modifiedFiles)}\n</summary>`;
   // Metadata is never sent, so it does not change the count: the message can carry its own size.
   const tokensAfter = countMessage({ role: "user", content });
   const metadata: SummaryMetadata = {
@@ -44,10 +48,6 @@ export function createSummaryEntry(summary: SummaryContent, countMessage: (messa
   };
   const message: Message = { role: "user", content, metadata: { ctxkit: { source: SUMMARY_ORIGIN, summary: metadata } } };
   return deepFreeze({ message, tokens: tokensAfter, source: { kind: "synthetic", origin: SUMMARY_ORIGIN } });
-}
-
-export function isSummaryEntry(entry: ViewEntry): boolean {
-  return entry.source.kind === "synthetic" && entry.source.origin === SUMMARY_ORIGIN;
 }
 
 /** What a summary entry says about itself: its metadata, and the summarizer's text without tags and file lists. */

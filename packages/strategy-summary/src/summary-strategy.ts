@@ -95,9 +95,8 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
         const position = positionOf.get(historyIndex);
         if (position === undefined) return context.countMessage(context.history[historyIndex]!);
         const entry = view.entries[position]!;
-        // Set by core strategies that shortened the entry (`ctxkitEdit`), so nothing is re-tokenized.
-        const edit = entry.message.metadata?.["ctxkitEdit"] as { originalTokens?: number } | undefined;
-        return edit?.originalTokens ?? entry.tokens;
+        // Set on the entry by core strategies that shortened it, so nothing is re-tokenized.
+        return entry.edit?.originalTokens ?? entry.tokens;
       };
       const settings: SummarizerSettings = { summarizer, prompts, ...sizes, maxToolOutputChars: resolved.maxToolOutputChars, counter: context.counter, countMessage: context.countMessage };
       try {

@@ -7,11 +7,24 @@ import type { ToolUnit } from "../units/tool-unit.js";
 /** Where a view entry came from: the history (by index) or ctxkit itself. */
 export type EntrySource = { readonly kind: "history"; readonly index: number } | { readonly kind: "synthetic"; readonly origin: string };
 
+/**
+ * How a strategy shortened a history message. Kept on the entry, never in the message: a caller's
+ * metadata can then never pass for ctxkit's own mark.
+ */
+export interface ContextEdit {
+  /** The strategy that last shortened the message. */
+  readonly strategy: string;
+  /** Tokens of the message before any strategy shortened it. */
+  readonly originalTokens: number;
+}
+
 export interface ViewEntry {
   readonly message: Message;
   /** Tokens of `message`, counted with the manager's counter (`countMessageTokens`). */
   readonly tokens: number;
   readonly source: EntrySource;
+  /** Set when a strategy shortened this history message (`replaceEntryMessage`). */
+  readonly edit?: ContextEdit;
 }
 
 /** An immutable candidate view. Build one with `createViewDraft`; never mutate it. */

@@ -145,14 +145,24 @@ describe("replaceEntryMessage", () => {
     const replaced = replaceEntryMessage(entry, { ...entry.message, content: "short" }, "clear-tool-results", countTestMessage);
     expect(replaced.source).toBe(entry.source);
     expect(replaced.tokens).toBe(countTestMessage(replaced.message));
-    expect(findContextEdit(replaced.message)).toEqual({ strategy: "clear-tool-results", originalTokens: 500 });
-    expect(replaced.message.metadata?.ctxkit).toBeUndefined();
+    expect(findContextEdit(replaced)).toEqual({ strategy: "clear-tool-results", originalTokens: 500 });
+    expect(replaced.message.metadata).toBeUndefined();
+  });
+
+  it("should trust no edit mark in a caller's metadata (regression: a forged mark made a result untrimmable)", () => {
+    const forged: ViewEntry = Object.freeze({
+      ...entry,
+      message: { ...entry.message, metadata: { ctxkitEdit: { strategy: "clear-tool-results", originalTokens: 3 } } },
+    });
+    expect(findContextEdit(forged)).toBeUndefined();
+    const replaced = replaceEntryMessage(forged, { ...forged.message, content: "short" }, "clear-tool-results", countTestMessage);
+    expect(findContextEdit(replaced)?.originalTokens).toBe(500);
   });
 
   it("should keep the first original token count across edits", () => {
     const once = replaceEntryMessage(entry, { ...entry.message, content: "shorter" }, "trim-long-text", countTestMessage);
     const twice = replaceEntryMessage(once, { ...once.message, content: "x" }, "clear-tool-results", countTestMessage);
-    expect(findContextEdit(twice.message)).toEqual({ strategy: "clear-tool-results", originalTokens: 500 });
+    expect(findContextEdit(twice)).toEqual({ strategy: "clear-tool-results", originalTokens: 500 });
   });
 
   it("should deep-freeze the new message without freezing objects the caller owns", () => {

@@ -1,8 +1,9 @@
 // Building view drafts, and the single place that encodes invariant 5 (what may be dropped or altered).
 import { isInstruction, isPinned, type Message } from "../messages/message.js";
+import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverage.js";
 import { findToolUnits } from "../units/find-tool-units.js";
 import type { ToolUnit } from "../units/tool-unit.js";
-import type { ViewDraft, ViewEntry } from "./strategy.js";
+import type { ContextEdit, ViewDraft, ViewEntry } from "./strategy.js";
 
 /** Builds an immutable draft in O(n). Entries that are not frozen yet are copied before freezing. */
 export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
@@ -45,12 +46,12 @@ export function isProtectedEntry(view: ViewDraft, index: number, protectFirst: n
  * covers in `metadata.ctxkit.summary.coveredThrough`, the last history index it stands for.
  */
 function standsForCurrentTurn(view: ViewDraft, entry: ViewEntry): boolean {
-  if (entry.source.kind !== "synthetic") return false;
-  const summary = entry.message.metadata?.ctxkit?.["summary"] as { coveredThrough?: unknown } | undefined;
-  if (typeof summary?.coveredThrough !== "number") return false;
+  if (!isSummaryEntry(entry)) return false;
+  const coveredThrough = readSummaryCoverage(entry.message);
+  if (coveredThrough === undefined) return false;
   for (let position = view.currentTurnStart; position < view.entries.length; position += 1) {
     const source = view.entries[position]!.source;
-    if (source.kind === "history") return summary.coveredThrough >= source.index;
+    if (source.kind === "history") return coveredThrough >= source.index;
   }
   return false;
 }
@@ -63,25 +64,14 @@ export function canDropUnit(view: ViewDraft, unit: ToolUnit, protectFirst: numbe
   return true;
 }
 
-/**
- * Marks a history message a strategy shortened. It is deliberately not `metadata.ctxkit`: that key
- * means "synthesized by ctxkit" (invariant 2), and a shortened message still comes from the history.
- */
-export interface ContextEdit {
-  /** The strategy that last shortened the message. */
-  readonly strategy: string;
-  /** Tokens of the message before any strategy shortened it. */
-  readonly originalTokens: number;
-}
-
-export function findContextEdit(message: Message): ContextEdit | undefined {
-  const edit = message.metadata?.["ctxkitEdit"];
-  return typeof edit === "object" && edit !== null ? (edit as ContextEdit) : undefined;
+/** How a strategy shortened this entry's message, or `undefined`: read from the entry, never from the message. */
+export function findContextEdit(entry: ViewEntry): ContextEdit | undefined {
+  return entry.edit;
 }
 
 /**
- * A new entry with the same source, holding `message` (marked with `metadata.ctxkitEdit`) as a
- * frozen copy, its tokens counted by `countMessage`. The input entry and message are left untouched.
+ * A new entry with the same source, holding `message` as a frozen copy, its tokens counted by
+ * `countMessage`, and the edit recorded on the entry. The input entry and message are left untouched.
  */
 export function replaceEntryMessage(
   entry: ViewEntry,
@@ -89,10 +79,9 @@ export function replaceEntryMessage(
   strategy: string,
   countMessage: (message: Message) => number,
 ): ViewEntry {
-  const originalTokens = findContextEdit(entry.message)?.originalTokens ?? entry.tokens;
-  const edit: ContextEdit = { strategy, originalTokens };
-  const marked = freezeCopy({ ...message, metadata: { ...message.metadata, ctxkitEdit: edit } }) as Message;
-  return Object.freeze({ message: marked, tokens: countMessage(marked), source: entry.source });
+  const edit: ContextEdit = { strategy, originalTokens: entry.edit?.originalTokens ?? entry.tokens };
+  const frozen = freezeCopy(message) as Message;
+  return Object.freeze({ message: frozen, tokens: countMessage(frozen), source: entry.source, edit });
 }
 
 // Deep-freezes without freezing anything the caller still owns: frozen values are shared, the rest copied.

@@ -21,7 +21,7 @@ function toolHistory(count: number, options: { latestUserLast?: boolean } = {}):
 }
 
 function clearedIndices(view: ViewDraft): number[] {
-  return view.entries.flatMap((entry, index) => (entry.message.metadata?.["ctxkitEdit"] === undefined ? [] : [index]));
+  return view.entries.flatMap((entry, index) => (entry.edit === undefined ? [] : [index]));
 }
 
 describe("clearToolResults", () => {
@@ -59,8 +59,8 @@ describe("clearToolResults", () => {
         tool_call_id: "call_0",
         name: "bash",
         content: `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens]`,
-        metadata: { ctxkitEdit: { strategy: "clear-tool-results", originalTokens: view.entries[2]!.tokens } },
       });
+      expect(cleared.edit).toEqual({ strategy: "clear-tool-results", originalTokens: view.entries[2]!.tokens });
       expect(isSynthetic(cleared.message)).toBe(false);
       expect(cleared.source).toEqual({ kind: "history", index: 2 });
       expect(Object.isFrozen(cleared.message)).toBe(true);

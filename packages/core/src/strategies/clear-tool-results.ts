@@ -40,9 +40,9 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
         if (tokens <= context.target) break;
         const entry = view.entries[index]!;
         const message = entry.message as ToolMessage;
-        if (findContextEdit(message)?.strategy === NAME) continue;
+        if (findContextEdit(entry)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
-        const originalTokens = findContextEdit(message)?.originalTokens ?? entry.tokens;
+        const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
         const cleared = replaceEntryMessage(entry, { ...message, content: placeholderFor(originalTokens) }, NAME, context.countMessage);
         if (cleared.tokens >= entry.tokens) continue;
         entries ??= [...view.entries];

@@ -79,7 +79,8 @@ describe("trimLongText", () => {
     it("should keep as much head and tail as asked", async () => {
       const result = await trimAll([toolCallMessage("a"), toolResultMessage("a", LONG), userMessage("next")], { maxChars: 50, headChars: 3, tailChars: 4 });
       expect(result.view.entries[1]!.message).toMatchObject({ role: "tool", tool_call_id: "a", content: trimText(LONG, 3, 4) });
-      expect(result.view.entries[1]!.message.metadata).toEqual({ ctxkitEdit: { strategy: "trim-long-text", originalTokens: expect.any(Number) } });
+      expect(result.view.entries[1]!.message.metadata).toBeUndefined();
+      expect(result.view.entries[1]!.edit).toEqual({ strategy: "trim-long-text", originalTokens: expect.any(Number) });
     });
 
     it("should reject a head and tail that together reach maxChars, and non-integers", () => {

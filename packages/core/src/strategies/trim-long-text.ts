@@ -76,7 +76,7 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
       // longest first would trim the huge output the agent just asked for before an old, merely long one.
       for (const [index, entry] of view.entries.entries()) {
         if (tokens <= context.target) break;
-        if (findContextEdit(entry.message)?.strategy === NAME) continue;
+        if (findContextEdit(entry)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const message = trimMessage(entry.message);
         if (message === undefined) continue;

@@ -1,8 +1,7 @@
 // truncate: drops the oldest whole units that invariant 5 and `protectFirst` allow to be dropped.
 import { ContextConfigError } from "../errors.js";
-import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-
-const isSummaryEntry = (entry: ViewEntry): boolean => entry.source.kind === "synthetic" && entry.source.origin === "summary";
+import { isSummaryEntry } from "../messages/summary-coverage.js";
+import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
 
 const NAME = "truncate";
