@@ -50,3 +50,14 @@ describe("a request's AbortSignal", () => {
     expect(await manager.usage()).toBeUndefined();
   });
 });
+
+describe("strategyTimeoutMs", () => {
+  it("should answer a request whose strategy never settles, and close afterwards (regression)", async () => {
+    const stuck: Strategy = { name: "stuck", apply: () => new Promise(() => {}) };
+    const manager = createSimpleContext({ tokenizer: "estimate", strategies: [stuck, "truncate"], strategyTimeoutMs: 20 });
+    for (let turn = 0; turn < 6; turn += 1) for (const message of sampleTurn(turn, 400)) await manager.addMessage(message);
+    await manager.getMessagesForRequest({ tokenBudget: 600 });
+    expect((await manager.usage())!.tokens).toBeLessThanOrEqual(600);
+    await expect(manager.close()).resolves.toBeUndefined();
+  });
+});

@@ -15,7 +15,8 @@ export type ContextErrorCode =
   | "MODULE_LOAD"
   | "MOUNT_POINT"
   | "CONTEXT_CLOSED"
-  | "CONTEXT_COUNTER";
+  | "CONTEXT_COUNTER"
+  | "CONTEXT_TIMEOUT";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -74,6 +75,23 @@ export class ContextCounterError extends ContextError {
 
 function describeValue(value: unknown): string {
   return typeof value === "string" ? `the string ${JSON.stringify(value)}` : String(value);
+}
+
+/** A strategy or a summarizer did not settle in time: its work is abandoned, and the request goes on without it. */
+export class ContextTimeoutError extends ContextError {
+  /** What timed out: a strategy's name, or `summarizer`. */
+  readonly operation: string;
+  readonly timeoutMs: number;
+
+  constructor(operation: string, timeoutMs: number) {
+    super(
+      "CONTEXT_TIMEOUT",
+      `${operation} did not finish within ${timeoutMs} ms; the request went on without it. ` +
+        `Raise the timeout (strategyTimeoutMs, or the summary strategy's timeoutMs) if it is legitimately slow.`,
+    );
+    this.operation = operation;
+    this.timeoutMs = timeoutMs;
+  }
 }
 
 /** Even the minimal view (system, developer, pinned, latest user turn) does not fit the budget. */

@@ -10,6 +10,7 @@ export {
   ContextClosedError,
   ContextRequestError,
   ContextCounterError,
+  ContextTimeoutError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,
@@ -87,7 +88,8 @@ export type {
   PipelineResult,
 } from "./pipeline/strategy.js";
 export { createViewDraft, isProtectedEntry } from "./pipeline/view-draft.js";
-export { runPipeline, type RunPipelineOptions } from "./pipeline/run-pipeline.js";
+export { runPipeline, DEFAULT_STRATEGY_TIMEOUT_MS, type RunPipelineOptions } from "./pipeline/run-pipeline.js";
+export { withTimeout } from "./pipeline/with-timeout.js";
 export { CircuitBreaker, type CircuitBreakerOptions } from "./pipeline/circuit-breaker.js";
 export { createMemoryStateStore } from "./pipeline/memory-state-store.js";
 

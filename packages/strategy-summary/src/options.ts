@@ -26,6 +26,8 @@ const tuning = {
    * `false` keeps the whole current turn verbatim, as invariant 5 states it for other strategies.
    */
   summarizeCurrentTurn: z.boolean().default(true),
+  /** How long one summarizer call may take; then its signal aborts and it counts as a failure. */
+  timeoutMs: positiveInteger.default(60_000),
   /** Consecutive summarizer failures that open the circuit. */
   failureThreshold: positiveInteger.default(3),
   /** Compactions the summary is skipped for once the circuit is open; then one is tried (half-open). */

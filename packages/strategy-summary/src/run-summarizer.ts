@@ -1,5 +1,5 @@
 // Extends a summary over newly covered history messages: one incremental summarizer call per chunk, each saved as a checkpoint.
-import type { Message, TokenCounter } from "@ctxkit/core";
+import { withTimeout, type Message, type TokenCounter } from "@ctxkit/core";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
 import { collectFiles, NO_FILES } from "./file-operations.js";
 import type { SummaryBase } from "./find-base.js";
@@ -27,6 +27,8 @@ export interface SummarizerSettings {
   readonly maxSummaryTokens: number;
   readonly maxInputTokens: number;
   readonly maxToolOutputChars: number;
+  /** How long one summarizer call may take. */
+  readonly timeoutMs: number;
   readonly counter: TokenCounter;
   countMessage(message: Message): number;
 }
@@ -74,13 +76,17 @@ export async function extendSummary(input: ExtensionInput, history: readonly Mes
   let checkpoint: Checkpoint | undefined;
   for (const [position, chunk] of chunks.entries()) {
     signal.throwIfAborted();
-    const answer = await settings.summarizer({
-      messages: chunk.map((index) => shortened.get(index)!),
-      previousSummary: text,
-      instructions: buildInstructions(settings.prompts, text !== undefined, maxSummaryTokens),
-      signal,
-      maxTokens: maxSummaryTokens,
-    });
+    const previousSummary = text;
+    // A summarizer that never answers must not hold the request: past its time it counts as a failure.
+    const answer = await withTimeout("The summarizer", settings.timeoutMs, signal, (callSignal) =>
+      settings.summarizer({
+        messages: chunk.map((index) => shortened.get(index)!),
+        previousSummary,
+        instructions: buildInstructions(settings.prompts, previousSummary !== undefined, maxSummaryTokens),
+        signal: callSignal,
+        maxTokens: maxSummaryTokens,
+      }),
+    );
     signal.throwIfAborted();
     if (typeof answer !== "string" || unwrapSummary(answer) === "") throw new Error("The summarizer returned no summary text.");
     text = fitText(unwrapSummary(answer), maxSummaryTokens, counter);

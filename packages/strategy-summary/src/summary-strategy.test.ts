@@ -1,4 +1,4 @@
-import { createMemoryStateStore, type Message, type ViewDraft } from "@ctxkit/core";
+import { ContextTimeoutError, createMemoryStateStore, type Message, type ViewDraft } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
 import { call, result, system, toolUnit, turn, user } from "../test/messages.js";
 import { recordingSummarizer } from "../test/recording-summarizer.js";
@@ -174,6 +174,20 @@ describe("createSummaryStrategy", () => {
       expect(result).toEqual({ view, applied: false });
       expect(JSON.stringify(result.view.entries)).not.toContain("SECRET");
       expect(context.events).toEqual([{ event: "context:strategy_error", payload: { strategy: "summary", error: new Error("rate limited: SECRET"), consecutiveFailures: 1 } }]);
+    });
+
+    it("should give up on a summarizer that never answers after timeoutMs, abort its signal and count a failure (regression)", async () => {
+      const history = freezeHistory(sessionOf(6));
+      const view = createFreshView(history);
+      const context = createTestContext({ history });
+      const signals: AbortSignal[] = [];
+      const strategy = createSummaryStrategy({ ...small, timeoutMs: 20, summarizer: ({ signal }) => (signals.push(signal), new Promise<string>(() => {})) });
+      const result = await strategy.apply(view, context);
+      expect(result).toEqual({ view, applied: false });
+      const failure = context.events[0]!.payload as { error: unknown; consecutiveFailures: number };
+      expect(failure.error).toBeInstanceOf(ContextTimeoutError);
+      expect(failure.consecutiveFailures).toBe(1);
+      expect(signals[0]!.aborted).toBe(true);
     });
 
     it("should stop calling after failureThreshold failures, then try once after cooldownRequests", async () => {

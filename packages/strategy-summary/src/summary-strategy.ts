@@ -98,7 +98,15 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
         // Set on the entry by core strategies that shortened it, so nothing is re-tokenized.
         return entry.edit?.originalTokens ?? entry.tokens;
       };
-      const settings: SummarizerSettings = { summarizer, prompts, ...sizes, maxToolOutputChars: resolved.maxToolOutputChars, counter: context.counter, countMessage: context.countMessage };
+      const settings: SummarizerSettings = {
+        summarizer,
+        prompts,
+        ...sizes,
+        maxToolOutputChars: resolved.maxToolOutputChars,
+        timeoutMs: resolved.timeoutMs,
+        counter: context.counter,
+        countMessage: context.countMessage,
+      };
       try {
         summary = await extendSummary({ base, newIndices, verbatim, coveredThrough, originalTokens }, context.history, settings, store, context.signal);
         breaker.recordSuccess();

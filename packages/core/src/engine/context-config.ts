@@ -1,6 +1,7 @@
 // The engine's configuration, shared by every context module: every key is read somewhere, and an unknown key is an error.
 import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
+import { DEFAULT_STRATEGY_TIMEOUT_MS } from "../pipeline/run-pipeline.js";
 import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
 import { BUILT_IN_STRATEGIES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
@@ -46,6 +47,8 @@ export const contextConfigSchema = z
     protectFirst: z.number().int().nonnegative().default(0),
     strategies: z.array(strategyEntrySchema).default(["clear-tool-results", "trim-long-text", "truncate"]),
     onEvent: z.custom<EventHandler>((value) => typeof value === "function", { message: "expected a function" }).optional(),
+    /** How long one strategy may run before the pipeline goes on without it (it counts as failed). */
+    strategyTimeoutMs: z.number().int().positive().default(DEFAULT_STRATEGY_TIMEOUT_MS),
     /** How long an event handler may take before the manager goes on without it. */
     eventHandlerTimeoutMs: z.number().int().positive().default(DEFAULT_EVENT_HANDLER_TIMEOUT_MS),
   })

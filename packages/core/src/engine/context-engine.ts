@@ -447,11 +447,12 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     const before = await this.compactionStart(reason);
     await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
     const target = Math.floor(this.config.targetRatio * budget);
-    const result = await runPipeline(before, this.strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker });
+    const { strategyTimeoutMs } = this.config;
+    const result = await runPipeline(before, this.strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker, strategyTimeoutMs });
     let view = result.view;
     const steps = result.steps;
     if (view.tokens > budget) {
-      const fallback = await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(budget, budget, signal));
+      const fallback = await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(budget, budget, signal), { strategyTimeoutMs });
       view = fallback.view;
       steps.push(...fallback.steps);
     }

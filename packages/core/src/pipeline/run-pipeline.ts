@@ -1,16 +1,24 @@
 // The strategy pipeline: runs strategies in order until the view is at or below the target.
 import type { CircuitBreaker } from "./circuit-breaker.js";
 import type { PipelineResult, PipelineStep, Strategy, StrategyContext, StrategyResult, ViewDraft } from "./strategy.js";
+import { withTimeout } from "./with-timeout.js";
+
+/** How long one strategy may run before the pipeline goes on without it: room for a few LLM calls. */
+export const DEFAULT_STRATEGY_TIMEOUT_MS = 120_000;
 
 export interface RunPipelineOptions {
   /** Shared across runs so consecutive failures add up; without one, every failure counts as the first. */
   breaker?: CircuitBreaker;
+  /** How long one strategy may take; after it, the strategy's signal aborts and it counts as failed. */
+  strategyTimeoutMs?: number;
 }
 
 /**
- * A strategy that throws, rejects, returns no draft, or grows the view is skipped for this run:
- * nothing from it reaches the view, the error goes to `context:strategy_error`, and the breaker counts
- * it. An aborted `context.signal` is not a strategy failure: the signal's reason is thrown.
+ * A strategy that throws, rejects, returns no draft, grows the view, or does not finish within
+ * `strategyTimeoutMs` (`ContextTimeoutError`) is skipped for this run: nothing from it reaches the
+ * view, the error goes to `context:strategy_error`, and the breaker counts it. An aborted
+ * `context.signal` is not a strategy failure: the signal's reason is thrown at once, even while a
+ * strategy is still running.
  */
 export async function runPipeline(
   view: ViewDraft,
@@ -18,7 +26,7 @@ export async function runPipeline(
   context: StrategyContext,
   options: RunPipelineOptions = {},
 ): Promise<PipelineResult> {
-  const { breaker } = options;
+  const { breaker, strategyTimeoutMs = DEFAULT_STRATEGY_TIMEOUT_MS } = options;
   breaker?.tick();
   context.signal.throwIfAborted();
   const steps: PipelineStep[] = [];
@@ -33,7 +41,9 @@ export async function runPipeline(
     const startedAt = performance.now();
     let result: StrategyResult;
     try {
-      result = checkResult(strategy, current, await strategy.apply(current, context));
+      const draft = current;
+      const applied = await withTimeout(`Strategy "${strategy.name}"`, strategyTimeoutMs, context.signal, (signal) => strategy.apply(draft, { ...context, signal }));
+      result = checkResult(strategy, current, applied);
     } catch (error) {
       context.signal.throwIfAborted();
       const consecutiveFailures = breaker?.recordFailure(strategy.name) ?? 1;
