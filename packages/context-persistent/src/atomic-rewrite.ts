@@ -1,10 +1,13 @@
 // Replaces a file so that a crash at any moment leaves either the old content or the new, never a mix.
+import { constants } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeAll } from "./write-all.js";
 
 /** Large rewrites are written in pieces of about this many characters, never as one giant string. */
 const CHUNK_CHARACTERS = 1 << 20;
+
+const STAGING_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /** Journals hold conversations, tool outputs and often secrets: only their owner may read them. */
 export const JOURNAL_MODE = 0o600;
@@ -20,9 +23,12 @@ export function rewriteFileFor(file: string): string {
  */
 export async function rewriteAtomically(file: string, lines: Iterable<string>): Promise<void> {
   const temporary = rewriteFileFor(file);
+  // Whatever a crash (or anyone) left at the staging name goes first: rm removes a link, never its target.
+  await rm(temporary, { force: true });
   try {
+    // Created here and now, never through a link: a planted link cannot make a rewrite overwrite its target.
     // The rename keeps the staged file's mode, so it is created with the journal's.
-    const handle = await open(temporary, "w", JOURNAL_MODE);
+    const handle = await open(temporary, STAGING_FLAGS, JOURNAL_MODE);
     try {
       let chunk = "";
       for (const line of lines) {

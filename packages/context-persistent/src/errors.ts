@@ -2,7 +2,23 @@
 import { ContextError } from "@ctxkit/core";
 
 /** context-persistent's error codes, beside core's. */
-export type PersistentErrorCode = "CONTEXT_LOCKED" | "CONTEXT_STORE_CORRUPT";
+export type PersistentErrorCode = "CONTEXT_LOCKED" | "CONTEXT_STORE_CORRUPT" | "CONTEXT_STORE_ACCESS";
+
+/**
+ * The journal's folder or file cannot be used safely: it is not a folder, it cannot be written, or a
+ * file in it is a symbolic link or not a regular file (ctxkit never follows a link to write a session).
+ */
+export class ContextStoreAccessError extends ContextError {
+  /** The folder or file concerned. */
+  readonly path: string;
+  readonly reason: string;
+
+  constructor(path: string, reason: string, options?: { cause?: unknown }) {
+    super("CONTEXT_STORE_ACCESS", `Cannot use ${JSON.stringify(path)} for a session: ${reason}`, options);
+    this.path = path;
+    this.reason = reason;
+  }
+}
 
 /** Who holds a session's lock, as written in its lock file. */
 export interface LockOwner {

@@ -1,5 +1,5 @@
 // The journal's records, one JSON object per line, each carrying the format version it was written in.
-import type { Message } from "@ctxkit/core";
+import { ContextValidationError, parseDecodedMessage, type Message } from "@ctxkit/core";
 import type { StateChange } from "./message-store.js";
 
 export const FORMAT_VERSION = 1;
@@ -55,28 +55,18 @@ export function decodeRecord(line: string): JournalRecord {
   }
 }
 
-const ROLES = new Set(["system", "developer", "user", "assistant", "tool"]);
-
 /**
- * A shape check, not the full schema: every message was validated in full when it was added, and
- * validating again at open would double the time to resume. This catches what a hand edit or a foreign
- * file would break: the fields a view is built from.
+ * The full check `addMessage` makes (core's schema, JSON data only, the nesting limit), so a journal
+ * line that `addMessage` would refuse stops the open instead of breaking every later request.
  */
 function checkMessage(message: unknown): Message {
-  if (!isObject(message)) throw new Error("an add record without a message object");
-  if (typeof message.role !== "string" || !ROLES.has(message.role)) throw new Error(`a message with an unknown role ${JSON.stringify(message.role)}`);
-  const content = message.content;
-  const isContent = typeof content === "string" || Array.isArray(content) || (content === null && message.role === "assistant");
-  if (!isContent) throw new Error(`a ${message.role} message without valid content`);
-  if (message.tool_calls !== undefined && !(Array.isArray(message.tool_calls) && message.tool_calls.every(isToolCall))) {
-    throw new Error("a message with malformed tool_calls");
+  try {
+    return parseDecodedMessage(message);
+  } catch (error) {
+    if (!(error instanceof ContextValidationError)) throw error;
+    const [first] = error.issues;
+    throw new Error(`a message that addMessage would refuse (${first?.path || "message"}: ${first?.message ?? "invalid"})`, { cause: error });
   }
-  if (message.role === "tool" && typeof message.tool_call_id !== "string") throw new Error("a tool message without tool_call_id");
-  return message as unknown as Message;
-}
-
-function isToolCall(call: unknown): boolean {
-  return isObject(call) && typeof call.id === "string" && isObject(call.function) && typeof call.function.name === "string" && typeof call.function.arguments === "string";
 }
 
 function checkState(value: Record<string, unknown>): JournalRecord {

@@ -1,4 +1,5 @@
 // The embedded store: one append-only JSONL journal per session, `<directory>/<sessionId>.jsonl`.
+import { constants } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Message } from "@ctxkit/core";
@@ -10,6 +11,7 @@ import type { Durability, MessageStore, StateChange, StateSnapshot, StoredSessio
 import { mendJournalTail } from "./mend-journal-tail.js";
 import { readJournal } from "./read-journal.js";
 import { acquireSessionLock, type SessionLock } from "./session-lock.js";
+import { assertRegularFileOrAbsent, toAccessError } from "./store-access.js";
 import { writeAll } from "./write-all.js";
 
 export interface JsonlFileStoreOptions {
@@ -24,6 +26,9 @@ export interface JsonlFileStoreOptions {
 }
 
 type Phase = "created" | "opened" | "loaded" | "closed";
+
+// Appends never follow a symbolic link: a link planted at the journal's name cannot redirect a conversation.
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
 export class JsonlFileStore implements MessageStore {
   readonly sessionId: string;
@@ -48,15 +53,23 @@ export class JsonlFileStore implements MessageStore {
 
   async open(): Promise<void> {
     if (this.phase !== "created") throw new Error(`JsonlFileStore.open(): the store is already ${this.phase}`);
-    await mkdir(dirname(this.location), { recursive: true });
-    if (this.usesLock) this.lock = await acquireSessionLock(`${this.location}.lock`, this.location);
+    const folder = dirname(this.location);
+    await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+      throw toAccessError(error, folder);
+    });
+    await assertRegularFileOrAbsent(this.location);
+    if (this.usesLock) {
+      this.lock = await acquireSessionLock(`${this.location}.lock`, this.location).catch((error: unknown) => {
+        throw toAccessError(error, folder);
+      });
+    }
     this.phase = "opened";
     try {
-      // A crash mid-rewrite can leave the staged file; the journal itself is whole either way.
+      // A crash mid-rewrite can leave the staged file (removed, a link itself rather than its target); the journal is whole either way.
       await rm(rewriteFileFor(this.location), { force: true });
     } catch (error) {
       await this.close();
-      throw error;
+      throw toAccessError(error, folder);
     }
   }
 
@@ -120,7 +133,9 @@ export class JsonlFileStore implements MessageStore {
 
   private async write(text: string): Promise<void> {
     if (this.handle === undefined) {
-      this.handle = await open(this.location, "a", JOURNAL_MODE);
+      this.handle = await open(this.location, APPEND_FLAGS, JOURNAL_MODE).catch((error: unknown) => {
+        throw toAccessError(error, this.location);
+      });
       // A new file is only durable once its folder entry is; under `none` that waits for close().
       if (this.needsDirectorySync && this.durability !== "none") await this.syncNewFile();
     }

@@ -18,6 +18,15 @@ const first = { role: "user" as const, content: "first" };
 const second = { role: "assistant" as const, content: "second" };
 
 describe("readJournal", () => {
+  it("should stop at a line addMessage would refuse, naming it, and leave the file as it was (regression: content [null] opened)", async () => {
+    const text = `${encodeAdd(first)}\n{"v":1,"type":"add","message":{"role":"user","content":[null]}}\n${encodeAdd(second)}\n`;
+    const file = await journalWith(text);
+    const failure = await readJournal(file).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ContextStoreCorruptError);
+    expect(failure).toMatchObject({ line: 2 });
+    expect(await readFile(file, "utf8")).toBe(text);
+  });
+
   it("should report a missing file as a new, empty session", async () => {
     const contents = await readJournal(join(await directory(), "absent.jsonl"));
     expect(contents).toMatchObject({ exists: false, messages: [], validLength: 0, droppedBytes: 0 });

@@ -1,6 +1,6 @@
 // Reads a journal once, at open: the history and strategy state it holds, and where its last whole record ends.
 import { readFile } from "node:fs/promises";
-import { deepFreeze, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
 import { ContextStoreCorruptError } from "./errors.js";
 import { decodeRecord, type JournalRecord } from "./journal-record.js";
 
@@ -63,7 +63,7 @@ export async function readJournal(file: string): Promise<JournalContents> {
 
   function apply(record: JournalRecord, line: number): void {
     if (record.type === "add") {
-      messages.push(deepFreeze(record.message));
+      messages.push(record.message);
     } else if (record.type === "state") {
       const values = state.get(record.strategy) ?? new Map<string, unknown>();
       state.set(record.strategy, values);

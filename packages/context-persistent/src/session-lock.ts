@@ -44,7 +44,8 @@ export async function acquireSessionLock(lockFile: string, journal: string): Pro
 
 async function createLockFile(lockFile: string, content: LockContent): Promise<boolean> {
   const staged = `${lockFile}.${content.token}`;
-  await writeFile(staged, `${JSON.stringify(content)}\n`);
+  // Exclusive: the name is fresh, and a link planted there is refused rather than written through.
+  await writeFile(staged, `${JSON.stringify(content)}\n`, { flag: "wx", mode: 0o600 });
   try {
     await link(staged, lockFile);
     return true;

@@ -35,6 +35,7 @@ export type {
 export { isPinned, hasToolCalls, isInstruction, isSynthetic } from "./messages/message.js";
 export { messageSchema, toolCallSchema, contentPartSchema, messageMetadataSchema } from "./messages/message-schema.js";
 export { parseMessage, parseMessages } from "./messages/parse-message.js";
+export { parseDecodedMessage } from "./messages/parse-decoded-message.js";
 export { deepFreeze } from "./messages/deep-freeze.js";
 export { SUMMARY_SOURCE, isSummaryEntry, readSummaryCoverage } from "./messages/summary-coverage.js";
 export { findNonJson, type NonJsonValue } from "./messages/find-non-json.js";

@@ -14,13 +14,7 @@ import { messageSchema } from "./message-schema.js";
 export function parseMessage(input: unknown, index?: number): Message {
   const result = messageSchema.safeParse(input);
   const options = index === undefined ? {} : { index };
-  if (!result.success) {
-    const issues: ErrorIssue[] = result.error.issues.map((issue) => ({
-      path: issue.path.map(String).join("."),
-      message: issue.message,
-    }));
-    throw new ContextValidationError(issues, { ...options, cause: result.error });
-  }
+  if (!result.success) throw new ContextValidationError(describeSchemaIssues(result.error.issues), { ...options, cause: result.error });
   const problem = findNonJson(result.data);
   if (problem !== undefined) throw new ContextValidationError([{ path: problem.path, message: problem.problem }], options);
   let copy: Message;
@@ -42,4 +36,9 @@ export function parseMessages(inputs: readonly unknown[]): Message[] {
     throw new ContextValidationError([{ path: "", message: "expected an array of messages" }]);
   }
   return inputs.map((input, index) => parseMessage(input, index));
+}
+
+/** zod's issues as ctxkit names them: a dotted path and what is wrong there. */
+export function describeSchemaIssues(issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): ErrorIssue[] {
+  return issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
 }
