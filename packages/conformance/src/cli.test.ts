@@ -28,7 +28,7 @@ describe("ctxkit-conformance main()", () => {
     expect(stdout).toContain("ctxkit conformance: context-simple (module), seed 3, 5 runs per property");
     expect(stdout).toMatch(/pass {2}pairing +5 runs +\d+ms/);
     expect(stdout).toContain("capabilities: compact yes, recoverOverflow yes, usage yes, events yes");
-    expect(stdout).toMatch(/PASSED: context-simple: 20 passed, 0 failed, 0 skipped/);
+    expect(stdout).toMatch(/PASSED: context-simple: 23 passed, 0 failed, 0 skipped/);
     expect(code).toBe(0);
   });
 

@@ -20,6 +20,9 @@ const cases = [
   { flaw: "compacts for twice the budget", module: broken.compactsForTwiceTheBudget, property: "compact" },
   { flaw: "recovers from an overflow with the same view", module: broken.recoversWithTheSameView, property: "recover-overflow" },
   { flaw: "under-reports its usage", module: broken.underReportsUsage, property: "usage" },
+  { flaw: "ignores an aborted signal", module: broken.ignoresAbort, property: "abort" },
+  { flaw: "obeys a budget that is not a count", module: broken.obeysAnyBudget, property: "budget-inputs" },
+  { flaw: "trusts ctxkit markers in a caller's metadata", module: broken.trustsCallerMarkers, property: "caller-markers" },
 ];
 
 const structuralCases = [
@@ -96,6 +99,9 @@ describe("the kit on context-simple", () => {
       "validation",
       "concurrency",
       "events",
+      "abort",
+      "budget-inputs",
+      "caller-markers",
       "compact",
       "recover-overflow",
       "usage",

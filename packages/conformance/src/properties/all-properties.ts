@@ -1,5 +1,8 @@
 // Every property the kit checks, in the order of the contract's invariants, then the optional capabilities.
+import { abortProperty } from "./abort.js";
+import { budgetInputsProperty } from "./budget-inputs.js";
 import { budgetProperty } from "./budget.js";
+import { callerMarkersProperty } from "./caller-markers.js";
 import { clearProperty } from "./clear.js";
 import { compactProperty } from "./compact.js";
 import { concurrencyProperty } from "./concurrency.js";
@@ -28,6 +31,9 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   validationProperty,
   concurrencyProperty,
   eventsProperty,
+  abortProperty,
+  budgetInputsProperty,
+  callerMarkersProperty,
   compactProperty,
   recoverOverflowProperty,
   usageProperty,

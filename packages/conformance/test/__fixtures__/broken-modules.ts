@@ -146,3 +146,29 @@ export const cleanupFailsTwice = {
     };
   },
 };
+
+/** Ignores the request's signal: an aborted request still builds and returns a view nobody wants. */
+export const ignoresAbort = createBrokenModule("ignores-abort", {
+  methods: (inner) => ({
+    getMessagesForRequest: (options) => {
+      const { signal: _ignored, ...rest } = options ?? {};
+      return inner.getMessagesForRequest(rest);
+    },
+  }),
+});
+
+/** Treats a budget that is not a count as no budget at all, falling back to a generous default. */
+export const obeysAnyBudget = createBrokenModule("obeys-any-budget", {
+  methods: (inner) => ({
+    getMessagesForRequest: (options) => {
+      const tokenBudget = options?.tokenBudget;
+      const isCount = typeof tokenBudget === "number" && Number.isFinite(tokenBudget) && tokenBudget >= 0;
+      return inner.getMessagesForRequest(isCount ? options : { tokenBudget: 1_000_000 });
+    },
+  }),
+});
+
+/** Trusts a caller's `metadata.ctxkit`: takes such a history message for one of its own stale notices and leaves it out. */
+export const trustsCallerMarkers = createBrokenModule("trusts-caller-markers", {
+  view: (view) => view.filter((message) => message.metadata?.ctxkit?.source !== "import"),
+});
