@@ -1,7 +1,8 @@
 // Shared per-package test settings: resolve workspace packages to their sources, so tests need no build.
 import { defineProject } from "vitest/config";
 
-const sourceConditions = ["@ctxkit/source", "import", "module", "node", "default"];
+// No "import" here: vite adds it for imports itself, and a forced "import" would make require() load ESM builds (pg-pool).
+const sourceConditions = ["@ctxkit/source", "module", "node", "default"];
 
 export function definePackageTestConfig(name: string) {
   return defineProject({

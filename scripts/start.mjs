@@ -1,7 +1,7 @@
 // `pnpm start`: the core tour, then the conformance kit against every bundled context module, alone
 // and with the summary strategy in its pipeline, and one closing line for the whole run.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,17 @@ const reports = [
   ["packages/context-simple", "--config", JSON.stringify(withSummary)],
   ["packages/context-persistent", "--config", JSON.stringify({ storagePath, ...withSummary })],
 ];
+
+// The PostgreSQL module runs when a server is known: CTXKIT_POSTGRES_URL, or the one `bash scripts/postgres.sh start` wrote.
+const postgresEnv = join(root, ".tmp/postgres.env");
+const postgresUrl =
+  process.env.CTXKIT_POSTGRES_URL ??
+  (existsSync(postgresEnv) ? readFileSync(postgresEnv, "utf8").match(/^CTXKIT_POSTGRES_URL=(.+)$/m)?.[1]?.trim() : undefined);
+if (postgresUrl === undefined) {
+  console.log("context-postgres: no PostgreSQL server known (set CTXKIT_POSTGRES_URL, or run `bash scripts/postgres.sh start`); its conformance run is skipped.");
+} else {
+  reports.push(["packages/context-postgres", "--config", JSON.stringify({ connectionString: postgresUrl, schema: "ctxkit_start" })]);
+}
 
 const tourStatus = run(["scripts/demo-core.mjs"]);
 const failed = [];

@@ -121,3 +121,4 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
     });
   });
 }
+export { describeMessageStore, type MessageStoreFactory, type MessageStoreSuiteOptions } from "./store/describe-message-store.js";

@@ -156,7 +156,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   }
 
   getMessages(): Promise<Message[]> {
-    return this.whenUsable(() => this.queue.run(async () => (await this.pull(), this.history.slice())));
+    return this.read(undefined, async () => this.history.slice());
   }
 
   /**
@@ -259,10 +259,20 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
   }
 
-  /** Brings in what other writers changed, for a store that several processes write. */
-  private async pull(): Promise<void> {
-    if (this.store.sync === undefined) return;
-    const update: StoreUpdate = await this.store.sync();
+  /**
+   * For a store that several processes write: asks it, at call time and so in call order with this
+   * manager's own writes, what changed. Undefined for a store only this manager writes.
+   */
+  private issueSync(): Promise<StoreUpdate> | undefined {
+    const { store } = this;
+    if (store.sync === undefined) return undefined;
+    const update = this.isOpen ? store.sync() : this.opened.then(() => store.sync!());
+    update.catch(() => {});
+    return update;
+  }
+
+  /** Brings in what other writers changed. */
+  private async applyUpdate(update: StoreUpdate): Promise<void> {
     if (update.kind === "reset") {
       await this.apply(update.session);
     } else if (update.kind === "appended") {
@@ -294,7 +304,22 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
 
   /** A request: queued behind every earlier operation, and rejected at once when its signal aborts. */
   private request<T>(options: RequestOptions, operation: () => Promise<T>): Promise<T> {
-    return this.whenUsable(() => abortable(this.queue.run(operation), options.signal));
+    return this.read(options.signal, operation);
+  }
+
+  /** A read: what other writers changed is asked for now, applied at the read's turn, then `operation` runs. */
+  private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
+    return this.whenUsable(() => {
+      const update = this.issueSync();
+      const queued =
+        update === undefined
+          ? this.queue.run(operation)
+          : this.queue.run(async () => {
+              await this.applyUpdate(await update);
+              return operation();
+            });
+      return abortable(queued, signal);
+    });
   }
 
   /** Whether a request with `options` would compact now. Settles nothing: the next request decides again. */
@@ -304,7 +329,6 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
 
   /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
   private async plan(options: RequestOptions, mode: CompactionMode) {
-    if (this.store.sync !== undefined) await this.pull();
     const nominal = await resolveRequestBudget(options, this.config);
     const requestBudget =
       mode.kind === "overflow"

@@ -14,7 +14,8 @@ import { describeSchemaIssues } from "./parse-message.js";
 export function parseDecodedMessage(value: unknown): Message {
   const result = messageSchema.safeParse(value);
   if (!result.success) throw new ContextValidationError(describeSchemaIssues(result.error.issues), { cause: result.error });
-  const problem = findNonJson(result.data);
+  const problem = findNonJson(value);
   if (problem !== undefined) throw new ContextValidationError([{ path: problem.path, message: problem.problem }]);
-  return deepFreeze(result.data as Message);
+  // The schema has no defaults or transforms, so the value itself is the message, with its keys in their stored order.
+  return deepFreeze(value as Message);
 }

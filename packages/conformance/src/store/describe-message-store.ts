@@ -1,0 +1,126 @@
+// One behavioural suite for any MessageStore: each backend's test file is two lines that call it.
+import { randomUUID } from "node:crypto";
+import type { Message, MessageStore, StateSnapshot } from "@ctxkit/core";
+import { describe, expect, it } from "vitest";
+
+/** Opens a store for a session: called again with the same id after `close()`, it is the restart of that session. */
+export type MessageStoreFactory = (sessionId: string) => MessageStore | Promise<MessageStore>;
+
+export interface MessageStoreSuiteOptions {
+  /** How many appends the concurrency check keeps in flight at once. Default 50. */
+  readonly concurrentAppends?: number;
+}
+
+const message = (index: number): Message => ({ role: "user", content: `message ${index}`, metadata: { index } });
+const stateOf = (entries: Record<string, Record<string, unknown>>): StateSnapshot =>
+  new Map(Object.entries(entries).map(([strategy, values]) => [strategy, new Map(Object.entries(values))]));
+const plain = (state: StateSnapshot) => Object.fromEntries([...state].map(([strategy, values]) => [strategy, Object.fromEntries(values)]));
+
+/**
+ * Registers the store contract's checks for `factory`'s stores in vitest: append order, concurrent
+ * appends, state records, atomic replace and clear, restart equality, and close.
+ */
+export function describeMessageStore(name: string, factory: MessageStoreFactory, options: MessageStoreSuiteOptions = {}): void {
+  const concurrent = options.concurrentAppends ?? 50;
+
+  async function opened(sessionId: string = randomUUID()): Promise<{ store: MessageStore; sessionId: string }> {
+    const store = await factory(sessionId);
+    await store.open();
+    return { store, sessionId };
+  }
+
+  /** Closes `store` and opens the session again, as a restarted process would. */
+  async function restart(store: MessageStore, sessionId: string) {
+    await store.close();
+    const { store: again } = await opened(sessionId);
+    return { store: again, session: await again.load() };
+  }
+
+  describe(`${name} keeps the MessageStore contract`, () => {
+    it("should load a new session empty", async () => {
+      const { store } = await opened();
+      const session = await store.load();
+      expect(session.messages).toEqual([]);
+      expect(plain(session.state)).toEqual({});
+      await store.close();
+    });
+
+    it("should keep appends in call order across a restart", async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      for (let index = 0; index < 5; index += 1) await store.append(message(index));
+      const { store: again, session } = await restart(store, sessionId);
+      expect(session.messages).toEqual([0, 1, 2, 3, 4].map(message));
+      await again.close();
+    });
+
+    it(`should land ${concurrent} appends in flight at once, each once, in call order`, async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      await Promise.all(Array.from({ length: concurrent }, (_, index) => store.append(message(index))));
+      const { store: again, session } = await restart(store, sessionId);
+      expect(session.messages).toEqual(Array.from({ length: concurrent }, (_, index) => message(index)));
+      await again.close();
+    });
+
+    it("should record state changes and give the latest value of each key after a restart", async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      await store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 1 } });
+      await store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 2 } });
+      await store.writeState({ strategy: "summary", key: "stale", value: true });
+      await store.writeState({ strategy: "summary", key: "stale", deleted: true });
+      await store.writeState({ strategy: "other", key: "k", value: "v" });
+      const { store: again, session } = await restart(store, sessionId);
+      expect(plain(session.state)).toEqual({ summary: { checkpoint: { through: 2 } }, other: { k: "v" } });
+      await again.close();
+    });
+
+    it("should replace the whole content, state included, and keep appending after it", async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      await store.append(message(0));
+      await store.writeState({ strategy: "summary", key: "old", value: 1 });
+      await store.replace([message(7), message(8)], stateOf({ summary: { fresh: 2 } }));
+      await store.append(message(9));
+      const { store: again, session } = await restart(store, sessionId);
+      expect(session.messages).toEqual([message(7), message(8), message(9)]);
+      expect(plain(session.state)).toEqual({ summary: { fresh: 2 } });
+      await again.close();
+    });
+
+    it("should clear the messages and keep the state it is given", async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      await store.append(message(0));
+      await store.clear(stateOf({ summary: { kept: true } }));
+      const { store: again, session } = await restart(store, sessionId);
+      expect(session.messages).toEqual([]);
+      expect(plain(session.state)).toEqual({ summary: { kept: true } });
+      await again.close();
+    });
+
+    it("should give back exactly what it was given: key order, unicode, nested data", async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      const given: Message = { role: "tool", tool_call_id: "call_1", content: "東京 👩‍💻 \u0000 \"quoted\"", metadata: { z: 1, a: [{ b: null }] } };
+      await store.append(given);
+      const { store: again, session } = await restart(store, sessionId);
+      expect(JSON.stringify(session.messages[0])).toBe(JSON.stringify(given));
+      await again.close();
+    });
+
+    it("should finish pending writes at close, be safe to close twice, and refuse writes after with CONTEXT_CLOSED", async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      const pending = store.append(message(0));
+      await store.close();
+      await store.close();
+      await pending;
+      await expect(store.append(message(1))).rejects.toMatchObject({ code: "CONTEXT_CLOSED" });
+      const { store: again, session } = await restart(store, sessionId);
+      expect(session.messages).toEqual([message(0)]);
+      await again.close();
+    });
+  });
+}

@@ -1,0 +1,341 @@
+// A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
+import {
+  ContextClosedError,
+  parseDecodedMessage,
+  type Message,
+  type MessageStore,
+  type StateChange,
+  type StateSnapshot,
+  type StoredSession,
+  type StoreUpdate,
+} from "@ctxkit/core";
+import pg from "pg";
+import { ContextStoreUnavailableError, PostgresStoreCorruptError } from "./errors.js";
+import { MIGRATION_LOCK_KEY, migrationSql, tableNames, type TableNames } from "./schema-sql.js";
+
+export interface PostgresMessageStoreOptions {
+  readonly connectionString: string;
+  readonly sessionId: string;
+  /** Prefix of the tables; a plain SQL identifier. Default `ctxkit`. */
+  readonly table?: string;
+  /** A plain SQL identifier. Default `public`. */
+  readonly schema?: string;
+  /** Connections in the pool. Default 4. */
+  readonly maxConnections?: number;
+}
+
+interface SessionRow {
+  readonly generation: number;
+  readonly lastSeq: number;
+  readonly stateVersion: number;
+}
+
+const stateKey = (strategy: string, key: string): string => `${strategy}\u0000${key}`;
+
+/**
+ * The multi-writer protocol (see architecture/postgres-multi-writer.md):
+ * - an append reserves its sequence numbers by incrementing the session row's `last_seq` and inserts its
+ *   rows in the same transaction; the row lock orders concurrent appenders, so sequence numbers commit in
+ *   order and a reader never sees a gap;
+ * - `replace` and `clear` bump the session's `generation`; a worker that syncs and finds another
+ *   generation reloads the whole session;
+ * - a state key carries a version, and a write applies only over the version this worker last saw
+ *   (compare-and-set): of two workers checkpointing at once, the first wins, the other re-reads it;
+ * - every write is one transaction, so a dropped connection leaves all of it or none.
+ */
+export class PostgresMessageStore implements MessageStore {
+  readonly sessionId: string;
+  readonly location: string;
+  private readonly options: PostgresMessageStoreOptions;
+  private readonly names: TableNames;
+  private pool: pg.Pool | undefined;
+  /** What this store last saw of the session row. */
+  private seen: SessionRow = { generation: 0, lastSeq: 0, stateVersion: 0 };
+  /** The version of each state key this store last saw or wrote. */
+  private versions = new Map<string, number>();
+  /** Every write and sync, in call order: each starts after the previous one settled. */
+  private tail: Promise<unknown> = Promise.resolve();
+  /**
+   * Appends waiting for a group commit that is still the last operation queued, with their callers.
+   * Any other operation queued after it closes it, so a later append cannot overtake a sync or a write.
+   */
+  private openBatch: { message: Message; settle: (error?: unknown) => void }[] | undefined;
+  private failure: { readonly error: unknown } | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: PostgresMessageStoreOptions) {
+    this.options = options;
+    this.sessionId = options.sessionId;
+    const schema = options.schema ?? "public";
+    const table = options.table ?? "ctxkit";
+    this.names = tableNames(schema, table);
+    this.location = `postgres:${schema}.${table}#${options.sessionId}`;
+  }
+
+  async open(): Promise<void> {
+    if (this.pool !== undefined) throw new Error("PostgresMessageStore.open(): already opened");
+    const pool = new pg.Pool({ connectionString: this.options.connectionString, max: this.options.maxConnections ?? 4 });
+    // An idle connection the server drops must not crash the process: the next query reports it.
+    pool.on("error", () => {});
+    this.pool = pool;
+    await this.transaction(async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+      for (const statement of migrationSql(this.options.schema ?? "public", this.names)) await client.query(statement);
+      await client.query(`INSERT INTO ${this.names.sessions} (session_id) VALUES ($1) ON CONFLICT DO NOTHING`, [this.sessionId]);
+    });
+  }
+
+  load(): Promise<StoredSession> {
+    return this.serial(() => this.readSession());
+  }
+
+  append(message: Message): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.refusal() !== undefined) return reject(this.refusal());
+      const entry = { message, settle: (error?: unknown) => (error === undefined ? resolve() : reject(error)) };
+      if (this.openBatch !== undefined) {
+        this.openBatch.push(entry);
+        return;
+      }
+      // One flush per group: appends called while earlier operations run share the next transaction.
+      const group = [entry];
+      void this.serial(() => this.flush(group)).catch(() => {});
+      this.openBatch = group;
+    });
+  }
+
+  writeState(change: StateChange): Promise<void> {
+    return this.write(async (client) => {
+      const known = this.versions.get(stateKey(change.strategy, change.key)) ?? null;
+      const { sessions, state } = this.names;
+      let version: number | undefined;
+      if ("deleted" in change) {
+        const deleted = await client.query(`DELETE FROM ${state} WHERE session_id = $1 AND strategy = $2 AND key = $3 AND version = $4`, [
+          this.sessionId,
+          change.strategy,
+          change.key,
+          known,
+        ]);
+        if (deleted.rowCount === 1) version = 0;
+      } else {
+        const written = await client.query<{ version: string }>(
+          `INSERT INTO ${state} (session_id, strategy, key, value, version) VALUES ($1, $2, $3, $4, 1)
+           ON CONFLICT (session_id, strategy, key) DO UPDATE SET value = EXCLUDED.value, version = ${state}.version + 1
+           WHERE ${state}.version = $5 RETURNING version`,
+          [this.sessionId, change.strategy, change.key, JSON.stringify(change.value), known],
+        );
+        if (written.rows[0] !== undefined) version = Number(written.rows[0].version);
+      }
+      if (version === undefined) {
+        // Another worker wrote this key first: its value stands, and the next sync reads it.
+        this.seen = { ...this.seen, stateVersion: -1 };
+        return;
+      }
+      const row = await client.query<{ state_version: string }>(
+        `UPDATE ${sessions} SET state_version = state_version + 1 WHERE session_id = $1 RETURNING state_version`,
+        [this.sessionId],
+      );
+      const stateVersion = Number(row.rows[0]!.state_version);
+      // Only when no other worker wrote state since this store last read it can it skip the next re-read.
+      this.seen = { ...this.seen, stateVersion: stateVersion === this.seen.stateVersion + 1 ? stateVersion : -1 };
+      if (version === 0) this.versions.delete(stateKey(change.strategy, change.key));
+      else this.versions.set(stateKey(change.strategy, change.key), version);
+    });
+  }
+
+  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+    return this.write(async (client) => {
+      const { sessions, messages: table, state: stateTable } = this.names;
+      const row = await client.query<{ generation: string; state_version: string }>(
+        `UPDATE ${sessions} SET generation = generation + 1, last_seq = $2, state_version = state_version + 1 WHERE session_id = $1
+         RETURNING generation, state_version`,
+        [this.sessionId, messages.length],
+      );
+      const generation = Number(row.rows[0]!.generation);
+      await client.query(`DELETE FROM ${table} WHERE session_id = $1 AND generation < $2`, [this.sessionId, generation]);
+      await this.insertMessages(client, generation, 1, messages);
+      await client.query(`DELETE FROM ${stateTable} WHERE session_id = $1`, [this.sessionId]);
+      const versions = new Map<string, number>();
+      for (const [strategy, values] of state) {
+        for (const [key, value] of values) {
+          await client.query(`INSERT INTO ${stateTable} (session_id, strategy, key, value, version) VALUES ($1, $2, $3, $4, 1)`, [
+            this.sessionId,
+            strategy,
+            key,
+            JSON.stringify(value),
+          ]);
+          versions.set(stateKey(strategy, key), 1);
+        }
+      }
+      // This store holds exactly what it wrote: nothing to sync back.
+      this.seen = { generation, lastSeq: messages.length, stateVersion: Number(row.rows[0]!.state_version) };
+      this.versions = versions;
+    });
+  }
+
+  clear(state: StateSnapshot): Promise<void> {
+    return this.replace([], state);
+  }
+
+  sync(): Promise<StoreUpdate> {
+    return this.serial(async (): Promise<StoreUpdate> => {
+      try {
+        const row = await this.readSessionRow(this.pool!);
+        if (row.generation !== this.seen.generation) return { kind: "reset", session: await this.readSession() };
+        const messages = row.lastSeq > this.seen.lastSeq ? await this.readMessages(this.pool!, row.generation, this.seen.lastSeq) : [];
+        const state = row.stateVersion !== this.seen.stateVersion ? await this.readState(this.pool!) : undefined;
+        this.seen = row;
+        if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
+        return { kind: "appended", messages, ...(state === undefined ? {} : { state }) };
+      } catch (error) {
+        throw this.unavailable(error);
+      }
+    });
+  }
+
+  /** Waits for every write, then closes the pool. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.tail.catch(() => {});
+      await this.pool?.end().catch(() => {});
+    })();
+    return this.closing;
+  }
+
+  private async flush(group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
+    if (this.openBatch === group) this.openBatch = undefined;
+    try {
+      await this.guardedTransaction(async (client) => {
+        const reserved = await client.query<{ generation: string; last_seq: string }>(
+          `UPDATE ${this.names.sessions} SET last_seq = last_seq + $2 WHERE session_id = $1 RETURNING generation, last_seq`,
+          [this.sessionId, group.length],
+        );
+        const { generation, last_seq: lastSeq } = reserved.rows[0]!;
+        await this.insertMessages(client, Number(generation), Number(lastSeq) - group.length + 1, group.map((entry) => entry.message));
+      });
+      for (const entry of group) entry.settle();
+    } catch (error) {
+      for (const entry of group) entry.settle(error);
+      throw error;
+    }
+  }
+
+  private async insertMessages(client: pg.PoolClient, generation: number, firstSeq: number, messages: readonly Message[]): Promise<void> {
+    if (messages.length === 0) return;
+    await client.query(
+      `INSERT INTO ${this.names.messages} (session_id, generation, seq, body) SELECT $1, $2, seq, body FROM unnest($3::bigint[], $4::text[]) AS rows(seq, body)`,
+      [this.sessionId, generation, messages.map((_, index) => firstSeq + index), messages.map((message) => JSON.stringify(message))],
+    );
+  }
+
+  private async readSession(): Promise<StoredSession> {
+    const pool = this.pool!;
+    try {
+      const row = await this.readSessionRow(pool);
+      const messages = await this.readMessages(pool, row.generation, 0);
+      const state = await this.readState(pool);
+      this.seen = row;
+      return { messages, state };
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  private async readSessionRow(pool: pg.Pool): Promise<SessionRow> {
+    const result = await pool.query<{ generation: string; last_seq: string; state_version: string }>(
+      `SELECT generation, last_seq, state_version FROM ${this.names.sessions} WHERE session_id = $1`,
+      [this.sessionId],
+    );
+    const row = result.rows[0];
+    if (row === undefined) return { generation: 0, lastSeq: 0, stateVersion: 0 };
+    return { generation: Number(row.generation), lastSeq: Number(row.last_seq), stateVersion: Number(row.state_version) };
+  }
+
+  private async readMessages(pool: pg.Pool, generation: number, afterSeq: number): Promise<Message[]> {
+    const result = await pool.query<{ seq: string; body: string }>(
+      `SELECT seq, body FROM ${this.names.messages} WHERE session_id = $1 AND generation = $2 AND seq > $3 ORDER BY seq`,
+      [this.sessionId, generation, afterSeq],
+    );
+    return result.rows.map((row) => {
+      try {
+        return parseDecodedMessage(JSON.parse(row.body));
+      } catch (error) {
+        throw new PostgresStoreCorruptError(this.location, Number(row.seq), (error as Error).message, { cause: error });
+      }
+    });
+  }
+
+  private async readState(pool: pg.Pool): Promise<Map<string, Map<string, unknown>>> {
+    const result = await pool.query<{ strategy: string; key: string; value: string; version: string }>(
+      `SELECT strategy, key, value, version FROM ${this.names.state} WHERE session_id = $1`,
+      [this.sessionId],
+    );
+    const state = new Map<string, Map<string, unknown>>();
+    this.versions = new Map();
+    for (const row of result.rows) {
+      const values = state.get(row.strategy) ?? new Map<string, unknown>();
+      state.set(row.strategy, values);
+      values.set(row.key, JSON.parse(row.value) as unknown);
+      this.versions.set(stateKey(row.strategy, row.key), Number(row.version));
+    }
+    return state;
+  }
+
+  /** A write in call order, as one transaction; a failure stops every later write. */
+  private write(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    const refusal = this.refusal();
+    if (refusal !== undefined) return Promise.reject(refusal);
+    return this.serial(() => this.guardedTransaction(body));
+  }
+
+  private async guardedTransaction(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    // A write called before close() still lands; one queued behind a failed write does not.
+    if (this.failure !== undefined) throw this.failure.error;
+    try {
+      await this.transaction(body);
+    } catch (error) {
+      const failure = this.unavailable(error);
+      this.failure ??= { error: failure };
+      throw failure;
+    }
+  }
+
+  private async transaction(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    const client = await this.pool!.connect();
+    // A connection cut while checked out is reported by the query that was using it; its event must not crash the process.
+    const ignore = () => {};
+    client.on("error", ignore);
+    let isBroken = false;
+    try {
+      await client.query("BEGIN");
+      await body(client);
+      await client.query("COMMIT");
+    } catch (error) {
+      isBroken = true;
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is not given back to the pool.
+      client.off("error", ignore);
+      client.release(isBroken);
+    }
+  }
+
+  private serial<T>(operation: () => Promise<T>): Promise<T> {
+    this.openBatch = undefined;
+    const result = this.tail.then(operation, operation);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  private refusal(): Error | undefined {
+    if (this.closing !== undefined || this.pool === undefined) return new ContextClosedError(this.location, "closed");
+    if (this.failure !== undefined) return this.failure.error as Error;
+    return undefined;
+  }
+
+  private unavailable(error: unknown): unknown {
+    if (error instanceof PostgresStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError) return error;
+    return new ContextStoreUnavailableError(this.location, { cause: error });
+  }
+}

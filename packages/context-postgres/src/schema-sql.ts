@@ -1,0 +1,49 @@
+// The tables a session lives in, created by the module itself, and the names it queries them by.
+
+export interface TableNames {
+  readonly sessions: string;
+  readonly messages: string;
+  readonly state: string;
+}
+
+/** Quoted, schema-qualified names; the parts were validated as plain identifiers by the config. */
+export function tableNames(schema: string, table: string): TableNames {
+  const name = (suffix: string) => `"${schema}"."${table}_${suffix}"`;
+  return { sessions: name("sessions"), messages: name("messages"), state: name("state") };
+}
+
+// Taken by every migration, so workers starting at once do not race on CREATE.
+export const MIGRATION_LOCK_KEY = 0x63746b74; // "ctkt"
+
+/**
+ * One row per session: its generation (bumped by every replace or clear), the last sequence number
+ * handed out in that generation, and a version bumped by every state write.
+ * Messages are JSON text, not jsonb: text keeps every key's order, so a message comes back exactly as it
+ * was given and a view's prefix stays byte-stable for prompt caching.
+ */
+export function migrationSql(schema: string, names: TableNames): string[] {
+  return [
+    `CREATE SCHEMA IF NOT EXISTS "${schema}"`,
+    `CREATE TABLE IF NOT EXISTS ${names.sessions} (
+      session_id text PRIMARY KEY,
+      generation bigint NOT NULL DEFAULT 0,
+      last_seq bigint NOT NULL DEFAULT 0,
+      state_version bigint NOT NULL DEFAULT 0
+    )`,
+    `CREATE TABLE IF NOT EXISTS ${names.messages} (
+      session_id text NOT NULL,
+      generation bigint NOT NULL,
+      seq bigint NOT NULL,
+      body text NOT NULL,
+      PRIMARY KEY (session_id, generation, seq)
+    )`,
+    `CREATE TABLE IF NOT EXISTS ${names.state} (
+      session_id text NOT NULL,
+      strategy text NOT NULL,
+      key text NOT NULL,
+      value text NOT NULL,
+      version bigint NOT NULL,
+      PRIMARY KEY (session_id, strategy, key)
+    )`,
+  ];
+}
