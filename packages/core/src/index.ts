@@ -37,6 +37,7 @@ export { messageSchema, toolCallSchema, contentPartSchema, messageMetadataSchema
 export { parseMessage, parseMessages } from "./messages/parse-message.js";
 export { parseDecodedMessage } from "./messages/parse-decoded-message.js";
 export { deepFreeze } from "./messages/deep-freeze.js";
+export { toProviderMessage, toProviderMessages } from "./messages/to-provider-messages.js";
 export { SUMMARY_SOURCE, isSummaryEntry, readSummaryCoverage } from "./messages/summary-coverage.js";
 export { findNonJson, type NonJsonValue } from "./messages/find-non-json.js";
 
