@@ -43,6 +43,24 @@ describeWithPostgres("many workers on one session", (connectionString) => {
     expect(stored).toEqual(Array.from({ length: stored.length }, (_, index) => `k:${index}`));
   });
 
+  it("should give every worker the one shared history, each message once, while others append during its reads (regression)", async () => {
+    const sessionId = randomUUID();
+    const workers = await Promise.all(Array.from({ length: 8 }, () => open(sessionId)));
+    await Promise.all(
+      workers.map(async (worker, index) => {
+        for (let turn = 0; turn < 15; turn += 1) {
+          await worker.addMessage({ role: "user", content: `${index}:${turn}` });
+          await worker.getMessagesForRequest({ tokenBudget: 100_000 });
+        }
+      }),
+    );
+    const reader = await open(sessionId);
+    const stored = contents(await reader.getMessages());
+    expect(stored).toHaveLength(120);
+    for (const worker of workers) expect(contents(await worker.getMessages())).toEqual(stored);
+    await Promise.all([reader, ...workers].map((manager) => manager.close()));
+  });
+
   it("should show each worker the others' messages at its next request, and agree on one order", async () => {
     const sessionId = randomUUID();
     const [first, second] = [await open(sessionId), await open(sessionId)];

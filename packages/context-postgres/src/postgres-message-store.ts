@@ -30,6 +30,9 @@ interface SessionRow {
   readonly stateVersion: number;
 }
 
+/** A pool for a single read, or a checked-out client for reads that must share one snapshot. */
+type Reader = pg.Pool | pg.PoolClient;
+
 const stateKey = (strategy: string, key: string): string => `${strategy}\u0000${key}`;
 
 /**
@@ -182,7 +185,9 @@ export class PostgresMessageStore implements MessageStore {
       try {
         const row = await this.readSessionRow(this.pool!);
         if (row.generation !== this.seen.generation) return { kind: "reset", session: await this.readSession() };
-        const messages = row.lastSeq > this.seen.lastSeq ? await this.readMessages(this.pool!, row.generation, this.seen.lastSeq) : [];
+        const messages = row.lastSeq > this.seen.lastSeq ? await this.readMessages(this.pool!, row.generation, this.seen.lastSeq, row.lastSeq) : [];
+        // Fewer rows than the session row promised: another worker replaced the session in between.
+        if (messages.length !== row.lastSeq - this.seen.lastSeq) return { kind: "reset", session: await this.readSession() };
         const state = row.stateVersion !== this.seen.stateVersion ? await this.readState(this.pool!) : undefined;
         this.seen = row;
         if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
@@ -205,19 +210,30 @@ export class PostgresMessageStore implements MessageStore {
   private async flush(group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
     if (this.openBatch === group) this.openBatch = undefined;
     try {
-      await this.guardedTransaction(async (client) => {
-        const reserved = await client.query<{ generation: string; last_seq: string }>(
-          `UPDATE ${this.names.sessions} SET last_seq = last_seq + $2 WHERE session_id = $1 RETURNING generation, last_seq`,
-          [this.sessionId, group.length],
-        );
-        const { generation, last_seq: lastSeq } = reserved.rows[0]!;
-        await this.insertMessages(client, Number(generation), Number(lastSeq) - group.length + 1, group.map((entry) => entry.message));
-      });
+      await this.guarded(() => this.appendRows(group.map((entry) => entry.message)));
       for (const entry of group) entry.settle();
     } catch (error) {
       for (const entry of group) entry.settle(error);
       throw error;
     }
+  }
+
+  /**
+   * One statement, so one round trip and its own transaction: it reserves the sequence numbers on the
+   * session row (whose lock orders concurrent appenders) and inserts the rows under them.
+   */
+  private async appendRows(messages: readonly Message[]): Promise<void> {
+    const inserted = await this.pool!.query(
+      `WITH reserved AS (
+         UPDATE ${this.names.sessions} SET last_seq = last_seq + $2 WHERE session_id = $1 RETURNING generation, last_seq
+       )
+       INSERT INTO ${this.names.messages} (session_id, generation, seq, body)
+       SELECT $1, reserved.generation, reserved.last_seq - $2 + rows.position, rows.body
+       FROM reserved, unnest($3::text[]) WITH ORDINALITY AS rows(body, position)`,
+      [this.sessionId, messages.length, messages.map((message) => JSON.stringify(message))],
+    );
+    // The session row is made at open and never deleted; without it nothing would be stored, so say so.
+    if (inserted.rowCount !== messages.length) throw new Error(`the session row of ${this.location} is missing: its tables were changed outside ctxkit`);
   }
 
   private async insertMessages(client: pg.PoolClient, generation: number, firstSeq: number, messages: readonly Message[]): Promise<void> {
@@ -228,21 +244,23 @@ export class PostgresMessageStore implements MessageStore {
     );
   }
 
+  /** The whole session as one snapshot: the row, its messages and its state, however many workers write meanwhile. */
   private async readSession(): Promise<StoredSession> {
-    const pool = this.pool!;
     try {
-      const row = await this.readSessionRow(pool);
-      const messages = await this.readMessages(pool, row.generation, 0);
-      const state = await this.readState(pool);
-      this.seen = row;
-      return { messages, state };
+      return await this.transaction(async (client) => {
+        const row = await this.readSessionRow(client);
+        const messages = await this.readMessages(client, row.generation, 0, row.lastSeq);
+        const state = await this.readState(client);
+        this.seen = row;
+        return { messages, state };
+      }, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     } catch (error) {
       throw this.unavailable(error);
     }
   }
 
-  private async readSessionRow(pool: pg.Pool): Promise<SessionRow> {
-    const result = await pool.query<{ generation: string; last_seq: string; state_version: string }>(
+  private async readSessionRow(reader: Reader): Promise<SessionRow> {
+    const result = await reader.query<{ generation: string; last_seq: string; state_version: string }>(
       `SELECT generation, last_seq, state_version FROM ${this.names.sessions} WHERE session_id = $1`,
       [this.sessionId],
     );
@@ -251,10 +269,14 @@ export class PostgresMessageStore implements MessageStore {
     return { generation: Number(row.generation), lastSeq: Number(row.last_seq), stateVersion: Number(row.state_version) };
   }
 
-  private async readMessages(pool: pg.Pool, generation: number, afterSeq: number): Promise<Message[]> {
-    const result = await pool.query<{ seq: string; body: string }>(
-      `SELECT seq, body FROM ${this.names.messages} WHERE session_id = $1 AND generation = $2 AND seq > $3 ORDER BY seq`,
-      [this.sessionId, generation, afterSeq],
+  /**
+   * The messages numbered `afterSeq + 1` to `throughSeq`. The upper bound matters: rows other workers
+   * commit after the session row was read would otherwise be taken now and again at the next sync.
+   */
+  private async readMessages(reader: Reader, generation: number, afterSeq: number, throughSeq: number): Promise<Message[]> {
+    const result = await reader.query<{ seq: string; body: string }>(
+      `SELECT seq, body FROM ${this.names.messages} WHERE session_id = $1 AND generation = $2 AND seq > $3 AND seq <= $4 ORDER BY seq`,
+      [this.sessionId, generation, afterSeq, throughSeq],
     );
     return result.rows.map((row) => {
       try {
@@ -265,8 +287,8 @@ export class PostgresMessageStore implements MessageStore {
     });
   }
 
-  private async readState(pool: pg.Pool): Promise<Map<string, Map<string, unknown>>> {
-    const result = await pool.query<{ strategy: string; key: string; value: string; version: string }>(
+  private async readState(reader: Reader): Promise<Map<string, Map<string, unknown>>> {
+    const result = await reader.query<{ strategy: string; key: string; value: string; version: string }>(
       `SELECT strategy, key, value, version FROM ${this.names.state} WHERE session_id = $1`,
       [this.sessionId],
     );
@@ -285,14 +307,14 @@ export class PostgresMessageStore implements MessageStore {
   private write(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     const refusal = this.refusal();
     if (refusal !== undefined) return Promise.reject(refusal);
-    return this.serial(() => this.guardedTransaction(body));
+    return this.serial(() => this.guarded(() => this.transaction(body)));
   }
 
-  private async guardedTransaction(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  private async guarded(write: () => Promise<void>): Promise<void> {
     // A write called before close() still lands; one queued behind a failed write does not.
     if (this.failure !== undefined) throw this.failure.error;
     try {
-      await this.transaction(body);
+      await write();
     } catch (error) {
       const failure = this.unavailable(error);
       this.failure ??= { error: failure };
@@ -300,16 +322,17 @@ export class PostgresMessageStore implements MessageStore {
     }
   }
 
-  private async transaction(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  private async transaction<T>(body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> {
     const client = await this.pool!.connect();
     // A connection cut while checked out is reported by the query that was using it; its event must not crash the process.
     const ignore = () => {};
     client.on("error", ignore);
     let isBroken = false;
     try {
-      await client.query("BEGIN");
-      await body(client);
+      await client.query(begin);
+      const result = await body(client);
       await client.query("COMMIT");
+      return result;
     } catch (error) {
       isBroken = true;
       await client.query("ROLLBACK").catch(() => {});
