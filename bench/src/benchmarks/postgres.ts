@@ -37,7 +37,8 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
       notes: [
         "Each worker is its own manager with its own 2-connection pool, as a separate process would be; all share this process's one CPU thread, the server the other core.",
         "An append is one statement: it reserves its sequence number on the session row (which orders the writers) and inserts the row. Appends waiting behind it share the next one.",
-        "A request first syncs what the other workers appended since this worker's last read (one indexed row read, then the new rows), then builds its view.",
+        "A request first syncs what the other workers appended since this worker's last read (one indexed row read, then the new rows), then builds its view;",
+        "its latency includes waiting for the other workers' work on this process's one thread, so it grows with the workers here as it would not across machines.",
         "raw INSERTs: the same JSON bodies, one autocommitted INSERT each from as many connections, keeping no order and serving no views: the floor of the server's own cost.",
         "history whole: after each run, one worker's getMessages() held as many messages as were acknowledged (the package's multi-writer tests check each one, exactly once, in order).",
       ],
