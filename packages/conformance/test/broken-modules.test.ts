@@ -3,6 +3,14 @@ import { describe, expect, it } from "vitest";
 import * as contextSimple from "../../context-simple/src/index.js";
 import { PropertyViolation, replayCounterexample, runConformance } from "../src/index.js";
 import * as broken from "./__fixtures__/broken-modules.js";
+import { createRestartableModule, restartableConfig } from "./__fixtures__/restartable-module.js";
+
+/** Properties that need a declared feature: run with it, and replayed against a healthy module with it. */
+const restartOptions = { config: restartableConfig, restart: true, summarizer: true } as const;
+const featureCases = [
+  { flaw: "loses its last message in a restart", module: createRestartableModule("drops-last-message", "drops-last-message"), property: "restart", options: restartOptions },
+  { flaw: "forgets its checkpoints in a restart", module: createRestartableModule("forgets-state", "forgets-state"), property: "restart", options: restartOptions },
+];
 
 const cases = [
   { flaw: "splits a tool pair", module: broken.splitsToolPair, property: "pairing" },
@@ -60,6 +68,22 @@ describe("the kit on deliberately broken modules", () => {
     });
   }
 
+  for (const { flaw, module, property, options } of featureCases) {
+    it(`should fail the module that ${flaw} on ${property}, with a counterexample that replays`, async () => {
+      const report = await runConformance(module, { ...options, only: [property], runs: 100, seed: 1 });
+      const check = report.checks.find((candidate) => candidate.name === property);
+      expect(check?.status, check?.reason).toBe("fail");
+      const pasted = JSON.parse(JSON.stringify(check!.counterexample!)) as NonNullable<typeof check>["counterexample"] & object;
+      await expect(replayCounterexample(module, pasted, options)).rejects.toThrow(PropertyViolation);
+      await expect(replayCounterexample(createRestartableModule("healthy", "none"), pasted, options)).resolves.toBeUndefined();
+    });
+  }
+
+  it("should pass a healthy restartable module on restart", async () => {
+    const report = await runConformance(createRestartableModule("healthy", "none"), { ...restartOptions, only: ["restart"], runs: 100, seed: 1 });
+    expect(report.checks).toMatchObject([{ name: "restart", status: "pass" }]);
+  });
+
   for (const { flaw, module, check } of structuralCases) {
     it(`should fail the module that ${flaw} on the structural check ${check}`, async () => {
       const report = await runConformance(module, { only: [check], runs: 1, seed: 1 });
@@ -79,7 +103,8 @@ describe("the kit on deliberately broken modules", () => {
 describe("the kit on context-simple", () => {
   it("should pass every structural check and property, optional capabilities included", async () => {
     const report = await runConformance(contextSimple, { runs: 50, seed: 1 });
-    expect(report.checks.filter((check) => check.status !== "pass")).toEqual([]);
+    // Its sessions live and die with the manager: restart is the one property it has no use for.
+    expect(report.checks.filter((check) => check.status !== "pass")).toMatchObject([{ name: "restart", status: "skip" }]);
     expect(report.capabilities).toEqual({ compact: true, recoverOverflow: true, usage: true, events: true });
     expect(report.checks.map((check) => check.name)).toEqual([
       "meta",
@@ -95,6 +120,7 @@ describe("the kit on context-simple", () => {
       "preservation",
       "prefix-stability",
       "resume",
+      "restart",
       "clear",
       "validation",
       "concurrency",

@@ -14,6 +14,7 @@ import { preservationProperty } from "./preservation.js";
 import { prefixStabilityProperty } from "./prefix-stability.js";
 import type { ConformanceProperty } from "./property.js";
 import { recoverOverflowProperty } from "./recover-overflow.js";
+import { restartProperty } from "./restart.js";
 import { resumeProperty } from "./resume.js";
 import { usageProperty } from "./usage.js";
 import { validationProperty } from "./validation.js";
@@ -27,6 +28,7 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   preservationProperty,
   prefixStabilityProperty,
   resumeProperty,
+  restartProperty,
   clearProperty,
   validationProperty,
   concurrencyProperty,

@@ -11,6 +11,15 @@ export interface PropertyContext {
   readonly capabilities: ResolvedCapabilities;
   /** How many `addMessage` calls the concurrency property fires at once. */
   readonly concurrentAdds: number;
+  /** What the subject declared beyond what the kit can detect. */
+  readonly features?: SubjectFeatures;
+}
+
+export interface SubjectFeatures {
+  /** Opening a session id again after its instance was disposed resumes that session. */
+  readonly restart?: boolean | undefined;
+  /** The module's summary strategy uses the kit's recording summarizer (`settings.summarizer`). */
+  readonly summarizer?: boolean | undefined;
 }
 
 export interface ConformanceProperty<Input = unknown> {
