@@ -4,12 +4,20 @@ import * as contextSimple from "../../context-simple/src/index.js";
 import { PropertyViolation, replayCounterexample, runConformance } from "../src/index.js";
 import * as broken from "./__fixtures__/broken-modules.js";
 import { createRestartableModule, restartableConfig } from "./__fixtures__/restartable-module.js";
+import { createSummaryStrategy } from "../../strategy-summary/src/summary-strategy.js";
+import type { SessionSettings } from "../src/subject/session-settings.js";
 
 /** Properties that need a declared feature: run with it, and replayed against a healthy module with it. */
 const restartOptions = { config: restartableConfig, restart: true, summarizer: true } as const;
+/** A summary pipeline on the kit's recording summarizer. */
+const summaryOptions = {
+  config: ({ summarizer }: SessionSettings) => ({ strategies: ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"] }),
+  summarizer: true,
+} as const;
 const featureCases = [
-  { flaw: "loses its last message in a restart", module: createRestartableModule("drops-last-message", "drops-last-message"), property: "restart", options: restartOptions },
-  { flaw: "forgets its checkpoints in a restart", module: createRestartableModule("forgets-state", "forgets-state"), property: "restart", options: restartOptions },
+  { flaw: "claims summary coverage for a message it dropped", module: broken.overclaimsSummaryCoverage, property: "summary-coverage", options: summaryOptions, healthy: contextSimple },
+  { flaw: "loses its last message in a restart", module: createRestartableModule("drops-last-message", "drops-last-message"), property: "restart", options: restartOptions, healthy: createRestartableModule("healthy", "none") },
+  { flaw: "forgets its checkpoints in a restart", module: createRestartableModule("forgets-state", "forgets-state"), property: "restart", options: restartOptions, healthy: createRestartableModule("healthy", "none") },
 ];
 
 const cases = [
@@ -31,6 +39,13 @@ const cases = [
   { flaw: "ignores an aborted signal", module: broken.ignoresAbort, property: "abort" },
   { flaw: "obeys a budget that is not a count", module: broken.obeysAnyBudget, property: "budget-inputs" },
   { flaw: "trusts ctxkit markers in a caller's metadata", module: broken.trustsCallerMarkers, property: "caller-markers" },
+  { flaw: "compacts restlessly, far below its budget", module: broken.compactsRestlessly, property: "compaction-frequency" },
+  { flaw: "counts with a cheaper counter than it declares", module: broken.countsCheaply, property: "budget" },
+  { flaw: "overshoots the budget on the first request after setMessages", module: broken.overshootsAfterResume, property: "resume" },
+  { flaw: "keeps hidden state through clear()", module: broken.keepsStateThroughClear, property: "clear" },
+  { flaw: "mutates the messages given to setMessages", module: broken.mutatesSetMessagesInput, property: "non-destructive" },
+  { flaw: "mutates the error given to recoverOverflow", module: broken.mutatesOverflowError, property: "non-destructive" },
+  { flaw: "accepts a non-boolean pinned", module: broken.coercesPinned, property: "validation" },
 ];
 
 const structuralCases = [
@@ -68,14 +83,14 @@ describe("the kit on deliberately broken modules", () => {
     });
   }
 
-  for (const { flaw, module, property, options } of featureCases) {
+  for (const { flaw, module, property, options, healthy } of featureCases) {
     it(`should fail the module that ${flaw} on ${property}, with a counterexample that replays`, async () => {
       const report = await runConformance(module, { ...options, only: [property], runs: 100, seed: 1 });
       const check = report.checks.find((candidate) => candidate.name === property);
       expect(check?.status, check?.reason).toBe("fail");
       const pasted = JSON.parse(JSON.stringify(check!.counterexample!)) as NonNullable<typeof check>["counterexample"] & object;
       await expect(replayCounterexample(module, pasted, options)).rejects.toThrow(PropertyViolation);
-      await expect(replayCounterexample(createRestartableModule("healthy", "none"), pasted, options)).resolves.toBeUndefined();
+      await expect(replayCounterexample(healthy, pasted, options)).resolves.toBeUndefined();
     });
   }
 
@@ -103,8 +118,11 @@ describe("the kit on deliberately broken modules", () => {
 describe("the kit on context-simple", () => {
   it("should pass every structural check and property, optional capabilities included", async () => {
     const report = await runConformance(contextSimple, { runs: 50, seed: 1 });
-    // Its sessions live and die with the manager: restart is the one property it has no use for.
-    expect(report.checks.filter((check) => check.status !== "pass")).toMatchObject([{ name: "restart", status: "skip" }]);
+    // Its sessions live and die with the manager, and it has no summary strategy: the two properties it has no use for.
+    expect(report.checks.filter((check) => check.status !== "pass")).toMatchObject([
+      { name: "restart", status: "skip" },
+      { name: "summary-coverage", status: "skip" },
+    ]);
     expect(report.capabilities).toEqual({ compact: true, recoverOverflow: true, usage: true, events: true });
     expect(report.checks.map((check) => check.name)).toEqual([
       "meta",
@@ -119,6 +137,7 @@ describe("the kit on context-simple", () => {
       "budget",
       "preservation",
       "prefix-stability",
+      "compaction-frequency",
       "resume",
       "restart",
       "clear",
@@ -131,6 +150,15 @@ describe("the kit on context-simple", () => {
       "compact",
       "recover-overflow",
       "usage",
+      "summary-coverage",
     ]);
+    expect(report.checks.find((check) => check.name === "compaction-frequency")?.note).toMatch(/^cache-stable on \d+% of \d+ follow-up requests$/);
+  });
+
+  it("should pass summary-coverage with a summary pipeline on the kit's summarizer, which it really calls", async () => {
+    const report = await runConformance(contextSimple, { ...summaryOptions, only: ["summary-coverage"], runs: 100, seed: 1 });
+    expect(report.checks).toMatchObject([{ name: "summary-coverage", status: "pass" }]);
+    const summarized = Number(/^(\d+) of \d+ views held a summary$/.exec(report.checks[0]!.note ?? "")?.[1]);
+    expect(summarized).toBeGreaterThan(10);
   });
 });

@@ -5,6 +5,7 @@ import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
 import { historyArbitrary, segmentArbitrary } from "../arbitraries/history-arbitrary.js";
 import { expectSameHistory } from "../checks/expect-same-history.js";
 import { expectPaired, expectPreserved, expectTakenInOrder, expectViewOrBudgetError } from "../checks/view-checks.js";
+import { expectExactFit } from "../checks/expect-exact-fit.js";
 import { describeError, expectThat } from "../checks/violation.js";
 import { defineProperty, withManager } from "./property.js";
 
@@ -52,6 +53,8 @@ export const concurrencyProperty = defineProperty<ConcurrencyInput>({
         expectThat(result.status === "fulfilled", () => `concurrent addMessage ${index} rejected: ${describeError((result as PromiseRejectedResult).reason)}`);
       });
       const expected = [...history, ...concurrent];
+      // The counter the module declares, read once every call has settled.
+      const declared = driver.capabilities.usage.enabled ? await driver.readUsage() : undefined;
       expectSameHistory(await driver.manager.getMessages(), expected, `after ${concurrent.length} concurrent adds`);
       for (const entry of histories) {
         const snapshot = await entry.result;
@@ -65,8 +68,9 @@ export const concurrencyProperty = defineProperty<ConcurrencyInput>({
           (view) => ({ after, budget, view, events: [] }),
           (error: unknown) => ({ after, budget, error, events: [] }),
         );
-        // Its tokens are not checked here: usage() describes only the last view, not one of several in flight.
+        // usage() describes only the last view, not one of several in flight: core's exact count judges each.
         if (!expectViewOrBudgetError(outcome)) continue;
+        expectExactFit(outcome.view, budget, undefined, where, declared);
         expectPaired(outcome.view, where);
         expectTakenInOrder(outcome.view, expected.slice(0, after), where);
         expectPreserved(outcome.view, expected.slice(0, after), where);

@@ -1,5 +1,5 @@
 // A summarizer the kit hands to a module's summary strategy, so it can see what each summary was made from.
-import { isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
 
 /** What a summary strategy sends a summarizer (the shape of `@ctxkit/strategy-summary`'s `SummarizerRequest`). */
 export interface SummarizerRequestLike {
@@ -34,7 +34,8 @@ export function createRecordingSummarizer(): RecordingSummarizer {
   const summarize = async (request: SummarizerRequestLike): Promise<string> => {
     request.signal.throwIfAborted();
     calls.push({ messages: request.messages.slice(), previousSummary: request.previousSummary });
-    const lines = request.messages.filter((message) => !isSynthetic(message)).map((message) => `${message.role}: ${textOf(message).slice(0, 40)}`);
+    // Every message, whatever its metadata says: a caller may put ctxkit markers on its own messages.
+    const lines = request.messages.map((message) => `${message.role}: ${textOf(message).slice(0, 40)}`);
     const limit = Math.max(40, (request.maxTokens ?? 200) * 2);
     return [request.previousSummary ?? "", ...lines].join("\n").trim().slice(-limit);
   };
