@@ -46,6 +46,7 @@ const cases = [
   { flaw: "mutates the messages given to setMessages", module: broken.mutatesSetMessagesInput, property: "non-destructive" },
   { flaw: "mutates the error given to recoverOverflow", module: broken.mutatesOverflowError, property: "non-destructive" },
   { flaw: "accepts a non-boolean pinned", module: broken.coercesPinned, property: "validation" },
+  { flaw: "serves a request after adds called later", module: broken.servesRequestsLate, property: "concurrency", reason: /issued after the request/ },
 ];
 
 const structuralCases = [
@@ -62,12 +63,13 @@ function messageListsOf(input: unknown): Record<string, Message[]> {
 }
 
 describe("the kit on deliberately broken modules", () => {
-  for (const { flaw, module, property } of cases) {
+  for (const { flaw, module, property, reason } of cases as Array<(typeof cases)[number] & { reason?: RegExp }>) {
     it(`should fail the module that ${flaw} on ${property}, with a shrunk counterexample that replays`, async () => {
       const report = await runConformance(module, { only: [property], runs: 100, seed: 1 });
       const check = report.checks.find((candidate) => candidate.name === property);
       expect(report.passed).toBe(false);
       expect(check?.status).toBe("fail");
+      if (reason !== undefined) expect(check?.reason).toMatch(reason);
       const counterexample = check!.counterexample!;
       expect(counterexample).toMatchObject({ property, seed: 1 });
       expect(counterexample.path).toMatch(/^\d+(:\d+)*$/);

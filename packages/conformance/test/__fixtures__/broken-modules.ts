@@ -270,3 +270,13 @@ export const overclaimsSummaryCoverage = createBrokenModule("overclaims-summary-
     return [...view.slice(0, at), claimed, ...view.slice(at + 2)];
   },
 });
+
+/** Lets a request wait a tick before it takes its turn: adds called after it overtake it. */
+export const servesRequestsLate = createBrokenModule("serves-requests-late", {
+  methods: (inner) => ({
+    getMessagesForRequest: async (options) => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return inner.getMessagesForRequest(options);
+    },
+  }),
+});
