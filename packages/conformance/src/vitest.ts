@@ -15,6 +15,7 @@ import {
 } from "./runner/run-conformance.js";
 import { runProperty, runsFor } from "./runner/run-property.js";
 import { listStructuralChecks, runStructuralCheck } from "./runner/structural-checks.js";
+import { runStrategyConformance, type StrategyConformanceOptions, type StrategySubject } from "./strategy/run-strategy-conformance.js";
 import type { ResolvedCapabilities } from "./subject/capabilities.js";
 import { resolveSubject, unwrapDefaultExport, type ConformanceSubject, type ContextManagerFactory, type ContextModuleLike } from "./subject/subject.js";
 
@@ -130,3 +131,24 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
   });
 }
 export { describeMessageStore, type MessageStoreFactory, type MessageStoreSuiteOptions } from "./store/describe-message-store.js";
+
+/**
+ * Registers one test for a pipeline strategy on its own: over generated view drafts it keeps units whole,
+ * never drops or alters protected entries, shortens history messages only with a recorded edit, and is
+ * deterministic. Pass a factory for a strategy with state of its own (a breaker, a cache).
+ * Environment overrides: CTXKIT_CONFORMANCE_RUNS, _SEED, _PATH.
+ */
+export function describeStrategy(name: string, strategy: StrategySubject, options: StrategyConformanceOptions & { testTimeoutMs?: number } = {}): void {
+  const settings = { ...options, ...readEnvironment() };
+  const seed = settings.seed ?? createSeed();
+  describe(`${name} keeps the ctxkit strategy contract`, () => {
+    it(
+      `should keep units, protected entries and history intact, deterministically (strategy, ${settings.runs ?? DEFAULT_RUNS} runs)`,
+      async () => {
+        const result = await runStrategyConformance(strategy, { ...settings, seed });
+        if (result.status === "fail") throw new Error(failureMessage(result));
+      },
+      settings.testTimeoutMs ?? 300_000,
+    );
+  });
+}

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeContextManager } from "@ctxkit/conformance/vitest";
+import { describeContextManager, describeStrategy } from "@ctxkit/conformance/vitest";
 import * as contextPersistent from "@ctxkit/context-persistent";
 import * as contextSimple from "@ctxkit/context-simple";
 import { afterAll } from "vitest";
@@ -24,3 +24,6 @@ describeContextManager("context-persistent with [clear-tool-results, summary, tr
   summarizer: true,
   restart: true,
 });
+
+// The strategy on its own, with a fresh breaker and cache for every draft.
+describeStrategy("summary", () => createSummaryStrategy());
