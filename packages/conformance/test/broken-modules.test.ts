@@ -3,6 +3,22 @@ import { describe, expect, it } from "vitest";
 import * as contextSimple from "../../context-simple/src/index.js";
 import { PropertyViolation, replayCounterexample, runConformance } from "../src/index.js";
 import * as broken from "./__fixtures__/broken-modules.js";
+import { createRestartableModule, restartableConfig } from "./__fixtures__/restartable-module.js";
+import { createSummaryStrategy } from "../../strategy-summary/src/summary-strategy.js";
+import type { SessionSettings } from "../src/subject/session-settings.js";
+
+/** Properties that need a declared feature: run with it, and replayed against a healthy module with it. */
+const restartOptions = { config: restartableConfig, restart: true, summarizer: true } as const;
+/** A summary pipeline on the kit's recording summarizer. */
+const summaryOptions = {
+  config: ({ summarizer }: SessionSettings) => ({ strategies: ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"] }),
+  summarizer: true,
+} as const;
+const featureCases = [
+  { flaw: "claims summary coverage for a message it dropped", module: broken.overclaimsSummaryCoverage, property: "summary-coverage", options: summaryOptions, healthy: contextSimple },
+  { flaw: "loses its last message in a restart", module: createRestartableModule("drops-last-message", "drops-last-message"), property: "restart", options: restartOptions, healthy: createRestartableModule("healthy", "none") },
+  { flaw: "forgets its checkpoints in a restart", module: createRestartableModule("forgets-state", "forgets-state"), property: "restart", options: restartOptions, healthy: createRestartableModule("healthy", "none") },
+];
 
 const cases = [
   { flaw: "splits a tool pair", module: broken.splitsToolPair, property: "pairing" },
@@ -23,6 +39,14 @@ const cases = [
   { flaw: "ignores an aborted signal", module: broken.ignoresAbort, property: "abort" },
   { flaw: "obeys a budget that is not a count", module: broken.obeysAnyBudget, property: "budget-inputs" },
   { flaw: "trusts ctxkit markers in a caller's metadata", module: broken.trustsCallerMarkers, property: "caller-markers" },
+  { flaw: "compacts restlessly, far below its budget", module: broken.compactsRestlessly, property: "compaction-frequency" },
+  { flaw: "counts with a cheaper counter than it declares", module: broken.countsCheaply, property: "budget" },
+  { flaw: "overshoots the budget on the first request after setMessages", module: broken.overshootsAfterResume, property: "resume" },
+  { flaw: "keeps hidden state through clear()", module: broken.keepsStateThroughClear, property: "clear" },
+  { flaw: "mutates the messages given to setMessages", module: broken.mutatesSetMessagesInput, property: "non-destructive" },
+  { flaw: "mutates the error given to recoverOverflow", module: broken.mutatesOverflowError, property: "non-destructive" },
+  { flaw: "accepts a non-boolean pinned", module: broken.coercesPinned, property: "validation" },
+  { flaw: "serves a request after adds called later", module: broken.servesRequestsLate, property: "concurrency", reason: /issued after the request/ },
 ];
 
 const structuralCases = [
@@ -39,12 +63,13 @@ function messageListsOf(input: unknown): Record<string, Message[]> {
 }
 
 describe("the kit on deliberately broken modules", () => {
-  for (const { flaw, module, property } of cases) {
+  for (const { flaw, module, property, reason } of cases as Array<(typeof cases)[number] & { reason?: RegExp }>) {
     it(`should fail the module that ${flaw} on ${property}, with a shrunk counterexample that replays`, async () => {
       const report = await runConformance(module, { only: [property], runs: 100, seed: 1 });
       const check = report.checks.find((candidate) => candidate.name === property);
       expect(report.passed).toBe(false);
       expect(check?.status).toBe("fail");
+      if (reason !== undefined) expect(check?.reason).toMatch(reason);
       const counterexample = check!.counterexample!;
       expect(counterexample).toMatchObject({ property, seed: 1 });
       expect(counterexample.path).toMatch(/^\d+(:\d+)*$/);
@@ -59,6 +84,22 @@ describe("the kit on deliberately broken modules", () => {
       await expect(replayCounterexample(contextSimple, pasted)).resolves.toBeUndefined();
     });
   }
+
+  for (const { flaw, module, property, options, healthy } of featureCases) {
+    it(`should fail the module that ${flaw} on ${property}, with a counterexample that replays`, async () => {
+      const report = await runConformance(module, { ...options, only: [property], runs: 100, seed: 1 });
+      const check = report.checks.find((candidate) => candidate.name === property);
+      expect(check?.status, check?.reason).toBe("fail");
+      const pasted = JSON.parse(JSON.stringify(check!.counterexample!)) as NonNullable<typeof check>["counterexample"] & object;
+      await expect(replayCounterexample(module, pasted, options)).rejects.toThrow(PropertyViolation);
+      await expect(replayCounterexample(healthy, pasted, options)).resolves.toBeUndefined();
+    });
+  }
+
+  it("should pass a healthy restartable module on restart", async () => {
+    const report = await runConformance(createRestartableModule("healthy", "none"), { ...restartOptions, only: ["restart"], runs: 100, seed: 1 });
+    expect(report.checks).toMatchObject([{ name: "restart", status: "pass" }]);
+  });
 
   for (const { flaw, module, check } of structuralCases) {
     it(`should fail the module that ${flaw} on the structural check ${check}`, async () => {
@@ -79,7 +120,11 @@ describe("the kit on deliberately broken modules", () => {
 describe("the kit on context-simple", () => {
   it("should pass every structural check and property, optional capabilities included", async () => {
     const report = await runConformance(contextSimple, { runs: 50, seed: 1 });
-    expect(report.checks.filter((check) => check.status !== "pass")).toEqual([]);
+    // Its sessions live and die with the manager, and it has no summary strategy: the two properties it has no use for.
+    expect(report.checks.filter((check) => check.status !== "pass")).toMatchObject([
+      { name: "restart", status: "skip" },
+      { name: "summary-coverage", status: "skip" },
+    ]);
     expect(report.capabilities).toEqual({ compact: true, recoverOverflow: true, usage: true, events: true });
     expect(report.checks.map((check) => check.name)).toEqual([
       "meta",
@@ -94,7 +139,9 @@ describe("the kit on context-simple", () => {
       "budget",
       "preservation",
       "prefix-stability",
+      "compaction-frequency",
       "resume",
+      "restart",
       "clear",
       "validation",
       "concurrency",
@@ -105,6 +152,15 @@ describe("the kit on context-simple", () => {
       "compact",
       "recover-overflow",
       "usage",
+      "summary-coverage",
     ]);
+    expect(report.checks.find((check) => check.name === "compaction-frequency")?.note).toMatch(/^cache-stable on \d+% of \d+ follow-up requests$/);
+  });
+
+  it("should pass summary-coverage with a summary pipeline on the kit's summarizer, which it really calls", async () => {
+    const report = await runConformance(contextSimple, { ...summaryOptions, only: ["summary-coverage"], runs: 100, seed: 1 });
+    expect(report.checks).toMatchObject([{ name: "summary-coverage", status: "pass" }]);
+    const summarized = Number(/^(\d+) of \d+ views held a summary$/.exec(report.checks[0]!.note ?? "")?.[1]);
+    expect(summarized).toBeGreaterThan(10);
   });
 });

@@ -1,11 +1,38 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import { afterAll } from "vitest";
+import { removeFixtureBundles, startFixture } from "../test/fixture-process.js";
+import { rewriteFileFor } from "./atomic-rewrite.js";
 import { JsonlFileStore } from "./jsonl-file-store.js";
 
 const directory = mkdtempSync(join(tmpdir(), "ctxkit-store-suite-"));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(directory, { recursive: true, force: true });
+  await removeFixtureBundles();
+});
 
-describeMessageStore("JsonlFileStore", (sessionId) => new JsonlFileStore({ directory, sessionId }));
+describeMessageStore("JsonlFileStore", (sessionId) => new JsonlFileStore({ directory, sessionId }), {
+  // A line in the middle that is no longer a record (the last one would count as a torn write and be cut off).
+  corrupt: async (sessionId) => {
+    const file = join(directory, `${sessionId}.jsonl`);
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[2] = '{"type":"add","message":{"role"';
+    writeFileSync(file, lines.join("\n"));
+  },
+  // A real child process, killed with SIGKILL once the new content is partly written (or the replace is done).
+  crashDuringReplace: async (sessionId, messages, state) => {
+    const staged = rewriteFileFor(join(directory, `${sessionId}.jsonl`));
+    const payloadFile = join(directory, `${sessionId}.payload.json`);
+    writeFileSync(payloadFile, JSON.stringify({ messages, state: [...state].map(([strategy, values]) => [strategy, [...values]]) }));
+    const child = await startFixture("replace-child", [directory, sessionId, payloadFile]);
+    await child.waitForLine((line) => line === "replacing");
+    while (!child.lines.includes("replaced") && (statSync(staged, { throwIfNoEntry: false })?.size ?? 0) === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    child.child.kill("SIGKILL");
+    await child.exited;
+    rmSync(payloadFile, { force: true });
+  },
+});

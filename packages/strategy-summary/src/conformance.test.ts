@@ -2,32 +2,28 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeContextManager } from "@ctxkit/conformance/vitest";
+import { describeContextManager, describeStrategy } from "@ctxkit/conformance/vitest";
 import * as contextPersistent from "@ctxkit/context-persistent";
 import * as contextSimple from "@ctxkit/context-simple";
-import type { Coordinator } from "@ctxkit/core";
 import { afterAll } from "vitest";
 import { createSummaryStrategy } from "./summary-strategy.js";
+import type { Summarizer } from "./summarizer.js";
 
-interface ContextModule {
-  meta: unknown;
-  configSchema: unknown;
-  mount(coordinator: Coordinator, config: never): unknown;
-}
-
-/** The module, mounted with a fresh summary strategy each time, so no breaker or cache is shared between runs. */
-function withSummary(module: ContextModule) {
-  const mount = module.mount as (coordinator: Coordinator, config: object) => unknown;
-  return {
-    meta: module.meta,
-    configSchema: module.configSchema,
-    mount: (coordinator: Coordinator, config: object = {}) =>
-      mount(coordinator, { ...config, strategies: ["clear-tool-results", createSummaryStrategy(), "truncate"] }),
-  };
-}
+/** A fresh summary strategy for each instance, so no breaker or cache is shared, summarizing with the kit's recording summarizer. */
+const strategies = (summarizer: Summarizer) => ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"];
 
 const storagePath = mkdtempSync(join(tmpdir(), "ctxkit-summary-conformance-"));
 afterAll(() => rmSync(storagePath, { recursive: true, force: true }));
 
-describeContextManager("context-simple with [clear-tool-results, summary, truncate]", withSummary(contextSimple));
-describeContextManager("context-persistent with [clear-tool-results, summary, truncate]", withSummary(contextPersistent), { config: { storagePath } });
+describeContextManager("context-simple with [clear-tool-results, summary, truncate]", contextSimple, {
+  config: ({ summarizer }: { summarizer: Summarizer }) => ({ strategies: strategies(summarizer) }),
+  summarizer: true,
+});
+describeContextManager("context-persistent with [clear-tool-results, summary, truncate]", contextPersistent, {
+  config: ({ sessionId, summarizer }: { sessionId: string; summarizer: Summarizer }) => ({ storagePath, sessionId, strategies: strategies(summarizer) }),
+  summarizer: true,
+  restart: true,
+});
+
+// The strategy on its own, with a fresh breaker and cache for every draft.
+describeStrategy("summary", () => createSummaryStrategy());

@@ -2,6 +2,7 @@
 import { checkToolPairs, isSynthetic, type Message } from "@ctxkit/core";
 import { viewTokens, type RequestOutcome } from "../subject/manager-driver.js";
 import { isBudgetErrorLike } from "./error-kinds.js";
+import { expectExactFit } from "./expect-exact-fit.js";
 import { findMissingRequired, findUnmatchedViewMessage } from "./match-history.js";
 import { findRequiredMessages } from "./minimal-view.js";
 import { describeError, expectThat, preview, PropertyViolation } from "./violation.js";
@@ -74,6 +75,7 @@ export function expectWithinBudget(outcome: RequestOutcome): void {
     expectThat(error.budget <= outcome.budget, `${where} threw ContextBudgetError for budget ${error.budget}, above the requested ${outcome.budget}`);
     return;
   }
+  expectExactFit(outcome.view, outcome.budget, outcome.usage, where);
   const tokens = viewTokens(outcome);
   const counted = outcome.usage === undefined ? "counted with core's exact o200k_base counter" : "by the module's usage()";
   expectThat(tokens <= outcome.budget, `${where} returned a view of ${tokens} tokens (${counted}), over the budget`);

@@ -5,6 +5,7 @@ import { budgetProperty } from "./budget.js";
 import { callerMarkersProperty } from "./caller-markers.js";
 import { clearProperty } from "./clear.js";
 import { compactProperty } from "./compact.js";
+import { compactionFrequencyProperty } from "./compaction-frequency.js";
 import { concurrencyProperty } from "./concurrency.js";
 import { eventsProperty } from "./events.js";
 import { nonDestructiveProperty } from "./non-destructive.js";
@@ -14,7 +15,9 @@ import { preservationProperty } from "./preservation.js";
 import { prefixStabilityProperty } from "./prefix-stability.js";
 import type { ConformanceProperty } from "./property.js";
 import { recoverOverflowProperty } from "./recover-overflow.js";
+import { restartProperty } from "./restart.js";
 import { resumeProperty } from "./resume.js";
+import { summaryCoverageProperty } from "./summary-coverage.js";
 import { usageProperty } from "./usage.js";
 import { validationProperty } from "./validation.js";
 
@@ -26,7 +29,9 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   budgetProperty,
   preservationProperty,
   prefixStabilityProperty,
+  compactionFrequencyProperty,
   resumeProperty,
+  restartProperty,
   clearProperty,
   validationProperty,
   concurrencyProperty,
@@ -37,4 +42,5 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   compactProperty,
   recoverOverflowProperty,
   usageProperty,
+  summaryCoverageProperty,
 ];

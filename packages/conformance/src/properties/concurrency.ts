@@ -1,11 +1,13 @@
 // Invariant 8: concurrent calls are serialized in call order; none is lost and no view sees half a state.
-import type { Message } from "@ctxkit/core";
+import { isSynthetic, type Message } from "@ctxkit/core";
+import { isEqualOrShortened } from "../checks/match-history.js";
 import fc from "fast-check";
 import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
 import { historyArbitrary, segmentArbitrary } from "../arbitraries/history-arbitrary.js";
 import { expectSameHistory } from "../checks/expect-same-history.js";
 import { expectPaired, expectPreserved, expectTakenInOrder, expectViewOrBudgetError } from "../checks/view-checks.js";
-import { describeError, expectThat } from "../checks/violation.js";
+import { expectExactFit } from "../checks/expect-exact-fit.js";
+import { describeError, expectThat, preview, PropertyViolation } from "../checks/violation.js";
 import { defineProperty, withManager } from "./property.js";
 
 interface ConcurrencyInput {
@@ -14,6 +16,23 @@ interface ConcurrencyInput {
   /** After how many of the concurrent adds a view request and a getMessages() call are issued. */
   readonly probes: number[];
   readonly budget: number;
+}
+
+/**
+ * Says plainly when a view holds a message that only a later call added: the request did not wait its
+ * turn. The general order check would only say the message is "not a history message", which hides why.
+ */
+function expectNothingFromLaterCalls(view: readonly Message[], expected: readonly Message[], after: number, initial: number, where: string): void {
+  const earlier = expected.slice(0, after);
+  for (const message of view) {
+    if (isSynthetic(message) || earlier.some((candidate) => isEqualOrShortened(message, candidate))) continue;
+    const later = expected.findIndex((candidate, index) => index >= after && isEqualOrShortened(message, candidate));
+    if (later === -1) continue;
+    throw new PropertyViolation(
+      `${where} holds a message added by concurrent addMessage call ${later - initial}, which was issued after the request: ` +
+        `the request was not served in call order (it saw a later state). The message: ${preview(message)}`,
+    );
+  }
 }
 
 export const concurrencyProperty = defineProperty<ConcurrencyInput>({
@@ -52,6 +71,8 @@ export const concurrencyProperty = defineProperty<ConcurrencyInput>({
         expectThat(result.status === "fulfilled", () => `concurrent addMessage ${index} rejected: ${describeError((result as PromiseRejectedResult).reason)}`);
       });
       const expected = [...history, ...concurrent];
+      // The counter the module declares, read once every call has settled.
+      const declared = driver.capabilities.usage.enabled ? await driver.readUsage() : undefined;
       expectSameHistory(await driver.manager.getMessages(), expected, `after ${concurrent.length} concurrent adds`);
       for (const entry of histories) {
         const snapshot = await entry.result;
@@ -65,8 +86,10 @@ export const concurrencyProperty = defineProperty<ConcurrencyInput>({
           (view) => ({ after, budget, view, events: [] }),
           (error: unknown) => ({ after, budget, error, events: [] }),
         );
-        // Its tokens are not checked here: usage() describes only the last view, not one of several in flight.
+        // usage() describes only the last view, not one of several in flight: core's exact count judges each.
         if (!expectViewOrBudgetError(outcome)) continue;
+        expectExactFit(outcome.view, budget, undefined, where, declared);
+        expectNothingFromLaterCalls(outcome.view, expected, after, history.length, where);
         expectPaired(outcome.view, where);
         expectTakenInOrder(outcome.view, expected.slice(0, after), where);
         expectPreserved(outcome.view, expected.slice(0, after), where);

@@ -7,7 +7,34 @@ import { sessionArbitrary, type Session } from "../arbitraries/session-arbitrary
 import type { ManagerDriver, RequestOutcome } from "../subject/manager-driver.js";
 import { isSameOutcome, previewOutcome } from "./outcome-equality.js";
 import { defineProperty, withManager } from "./property.js";
+import { createOverflowError } from "./recover-overflow.js";
 import { scribbleOnArray, scribbleOnMessage } from "./scribble.js";
+import type { ContextManager, Message, RequestOptions } from "@ctxkit/core";
+
+/** What a caller can see of the values it passed: their own properties, as JSON. */
+function snapshotInputs(error: Error, options: RequestOptions): string {
+  return JSON.stringify({ name: error.name, message: error.message, own: { ...error }, options, frozen: Object.isFrozen(error) || Object.isFrozen(options) });
+}
+
+/** setMessages and recoverOverflow leave what they were given alone, as addMessage does. */
+async function checkOtherInputs(session: Session, driver: ManagerDriver): Promise<void> {
+  const given = structuredClone(session.history);
+  await driver.manager.setMessages(given);
+  expectThat(isDeepEqual(given, session.history), () => `setMessages changed the caller's messages: ${preview(given)}`);
+  expectThat(!Object.isFrozen(given) && given.every((message) => !Object.isFrozen(message)), "setMessages froze the caller's array or messages; the manager must freeze a copy");
+  given.forEach(scribbleOnMessage);
+  given.reverse();
+  expectSameHistory(await driver.manager.getMessages(), session.history, "after the caller scribbled on what it gave setMessages");
+  if (!driver.capabilities.recoverOverflow.enabled) return;
+  const error = createOverflowError();
+  const options: RequestOptions = { tokenBudget: session.requests.at(-1)!.budget };
+  const before = snapshotInputs(error, options);
+  await (driver.manager as ContextManager & { recoverOverflow(error: unknown, options?: RequestOptions): Promise<Message[]> })
+    .recoverOverflow(error, options)
+    .catch(() => undefined);
+  const after = snapshotInputs(error, options);
+  expectThat(before === after, () => `recoverOverflow changed the error or options it was given: ${before} became ${after}`);
+}
 
 /**
  * Walks the session while scribbling on everything: half of the caller's messages right after they are
@@ -45,7 +72,7 @@ export const nonDestructiveProperty = defineProperty({
   name: "non-destructive",
   title: "should never rewrite the history or the caller's objects",
   invariant:
-    "getMessages() always returns every message added, equal to what was given and in order, whatever views were built; the caller's objects are never mutated, and mutating or freezing anything the caller gave or got back changes no later result.",
+    "getMessages() always returns every message added, equal to what was given and in order, whatever views were built; the caller's objects (given to addMessage, setMessages or recoverOverflow) are never mutated, and mutating or freezing anything the caller gave or got back changes no later result.",
   arbitrary: () => sessionArbitrary({ broken: true }),
   async check(session, context) {
     const control = await withManager(context, async (driver) => (await driver.walk(session)).outcomes);
@@ -60,6 +87,7 @@ export const nonDestructiveProperty = defineProperty({
         );
       });
       expectSameHistory(await driver.manager.getMessages(), session.history, "at the end");
+      await checkOtherInputs(session, driver);
     });
   },
 });

@@ -23,7 +23,7 @@ function endsWithOpenCall(history: readonly Message[]): boolean {
 }
 
 /** The earlier view without its last unit when that unit was still open and answered by a synthetic result. */
-function stablePart(view: readonly Message[], history: readonly Message[]): readonly Message[] {
+export function stablePart(view: readonly Message[], history: readonly Message[]): readonly Message[] {
   const lastUnit = findToolUnits(view).at(-1);
   if (lastUnit === undefined || lastUnit.kind !== "tool" || !endsWithOpenCall(history)) return view;
   const unit = view.slice(lastUnit.start, lastUnit.end);

@@ -11,6 +11,22 @@ export interface PropertyContext {
   readonly capabilities: ResolvedCapabilities;
   /** How many `addMessage` calls the concurrency property fires at once. */
   readonly concurrentAdds: number;
+  /** What the subject declared beyond what the kit can detect. */
+  readonly features?: SubjectFeatures;
+  /** Counts a property keeps across its runs, for the note in its result (e.g. the cache-stable share). */
+  readonly tally?: Map<string, number>;
+}
+
+/** Adds `count` to a tally key; a no-op when the runner keeps no tally (a replay). */
+export function addToTally(context: PropertyContext, key: string, count = 1): void {
+  context.tally?.set(key, (context.tally.get(key) ?? 0) + count);
+}
+
+export interface SubjectFeatures {
+  /** Opening a session id again after its instance was disposed resumes that session. */
+  readonly restart?: boolean | undefined;
+  /** The module's summary strategy uses the kit's recording summarizer (`settings.summarizer`). */
+  readonly summarizer?: boolean | undefined;
 }
 
 export interface ConformanceProperty<Input = unknown> {
@@ -24,6 +40,8 @@ export interface ConformanceProperty<Input = unknown> {
   readonly requires?: CapabilityName;
   /** Why the property cannot run against this manager, beyond a missing `requires`; undefined when it can. */
   skipReason?(context: PropertyContext): string | undefined;
+  /** A line for the report from the tally the runs kept, e.g. "cache-stable on 93% of 412 requests". */
+  describeTally?(tally: ReadonlyMap<string, number>): string | undefined;
   /** Share of the configured runs: properties that do much more work per run use fewer. Default 1. */
   readonly runsFactor?: number;
   arbitrary(context: PropertyContext): fc.Arbitrary<Input>;

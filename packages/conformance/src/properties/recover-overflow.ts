@@ -13,7 +13,7 @@ import { defineProperty, withManager } from "./property.js";
 type Recovering = ContextManager & { recoverOverflow(error: unknown, options?: RequestOptions): Promise<Message[]> };
 
 /** The error a provider adapter would pass on: OpenAI's wording for an over-long prompt. */
-function createOverflowError(): Error {
+export function createOverflowError(): Error {
   return Object.assign(new Error("This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."), {
     code: "context_length_exceeded",
   });

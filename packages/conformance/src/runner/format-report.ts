@@ -48,7 +48,9 @@ export function formatCheckLine(check: CheckResult, options: Pick<FormatOptions,
   const status = paint(STATUS_LABELS[check.status].padEnd(4), STATUS_COLORS[check.status], options.color === true);
   const runs = check.runs === undefined ? "" : `${check.runs} runs`;
   const detail =
-    check.status === "skip" ? `(${check.reason ?? "skipped"})` : `${runs.padStart(9)}  ${formatDuration(check.durationMs).padStart(6)}`;
+    check.status === "skip"
+      ? `(${check.reason ?? "skipped"})`
+      : `${runs.padStart(9)}  ${formatDuration(check.durationMs).padStart(6)}${check.note === undefined ? "" : `  ${check.note}`}`;
   return `  ${status}  ${check.name.padEnd(NAME_WIDTH)}  ${detail}`.trimEnd();
 }
 
@@ -86,6 +88,8 @@ export function formatCapabilities(capabilities: ConformanceReport["capabilities
 export function formatSummary(report: ConformanceReport, options: FormatOptions = {}): string {
   const lines: string[] = [];
   for (const failure of report.checks.filter((check) => check.status === "fail")) lines.push("", formatFailure(failure, options));
+  const notes = report.checks.filter((check) => check.note !== undefined).map((check) => `${check.name}: ${check.note}`);
+  if (notes.length > 0) lines.push("", ...notes);
   const { pass, fail, skip } = report.counts;
   const verdict = paint(report.passed ? "PASSED" : "FAILED", report.passed ? 32 : 31, options.color === true);
   lines.push("", `${verdict}: ${report.subject}: ${pass} passed, ${fail} failed, ${skip} skipped in ${formatDuration(report.durationMs)}`);

@@ -12,14 +12,19 @@ import { DEFAULT_CONCURRENT_ADDS, probeCapabilities, type ConformanceOptions } f
 export async function replayCounterexample(
   input: ConformanceSubject,
   counterexample: Pick<Counterexample, "property" | "input">,
-  options: Pick<ConformanceOptions, "capabilities" | "config" | "subscribe" | "concurrentAdds"> = {},
+  options: Pick<ConformanceOptions, "capabilities" | "config" | "subscribe" | "concurrentAdds" | "restart" | "summarizer"> = {},
 ): Promise<void> {
   const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample.property);
   if (property === undefined) throw new RangeError(`No conformance property is named "${counterexample.property}"`);
-  const subject = resolveSubject(unwrapDefaultExport(input) as ConformanceSubject, { config: options.config ?? {}, subscribe: options.subscribe });
+  const subject = resolveSubject(unwrapDefaultExport(input) as ConformanceSubject, { config: options.config ?? {}, subscribe: options.subscribe, restart: options.restart });
   const capabilities = await probeCapabilities(subject, options.capabilities);
   try {
-    await property.check(counterexample.input, { subject, capabilities, concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS });
+    await property.check(counterexample.input, {
+      subject,
+      capabilities,
+      concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
+      features: { restart: options.restart, summarizer: options.summarizer },
+    });
   } catch (error) {
     if (error instanceof PropertyViolation) throw error;
     throw new PropertyViolation(`${counterexample.property}: the manager threw ${describeError(error)}`);

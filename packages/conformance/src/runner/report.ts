@@ -28,6 +28,8 @@ export interface CheckResult {
   readonly runs?: number;
   /** Why it failed or was skipped. */
   readonly reason?: string;
+  /** What the runs measured besides pass or fail, e.g. the share of cache-stable requests. */
+  readonly note?: string;
   readonly counterexample?: Counterexample;
 }
 

@@ -41,8 +41,18 @@ export interface ConformanceOptions {
   readonly only?: readonly string[];
   /** Skip (`false`), require (`true`) or detect (absent) each optional capability. */
   readonly capabilities?: CapabilityFlags;
-  /** The config a module is mounted with. Default `{}`. */
+  /**
+   * The config a module is mounted with, or a function of each instance's settings (`{ sessionId,
+   * summarizer }`) that returns it. Default `{}`.
+   */
   readonly config?: unknown;
+  /**
+   * Sessions outlive their instance: a module (or factory) given a `sessionId` it saw before resumes that
+   * session. Enables the restart property. Default false.
+   */
+  readonly restart?: boolean;
+  /** The module's summary strategy uses `settings.summarizer`: the kit then checks what summaries claim to cover. Default false. */
+  readonly summarizer?: boolean;
   /** How to hear a plain factory's events; modules are heard through their coordinator's hooks. */
   readonly subscribe?: SubscribeToEvents;
   /** How many `addMessage` calls the concurrency property fires at once. Default 50. */
@@ -100,7 +110,7 @@ export async function runConformance(input: ConformanceSubject, options: Conform
   const emit = options.onProgress ?? (() => {});
   const checks: CheckResult[] = [];
 
-  const resolved = resolveSubject(subject, { config: options.config ?? {}, subscribe: options.subscribe });
+  const resolved = resolveSubject(subject, { config: options.config ?? {}, subscribe: options.subscribe, restart: options.restart });
   const structuralChecks = listStructuralChecks(subject as ContextModuleLike | ContextManagerFactory, options.config ?? {});
   // A misspelt name in `only` would otherwise pass vacuously, checking nothing.
   const known = [...structuralChecks.map((check) => check.name), ...CONFORMANCE_PROPERTIES.map((property) => property.name)];
@@ -138,7 +148,12 @@ export async function runConformance(input: ConformanceSubject, options: Conform
       emit({ type: "check-end", result });
       continue;
     }
-    const context: PropertyContext = { subject: resolved, capabilities, concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS };
+    const context: PropertyContext = {
+      subject: resolved,
+      capabilities,
+      concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
+      features: { restart: options.restart, summarizer: options.summarizer },
+    };
     const missing = findMissingCapability(property, capabilities);
     const skipReason = findSkipReason(property, context);
     if (missing !== undefined || skipReason !== undefined) {

@@ -26,8 +26,10 @@ function describeFailure(error: unknown): string {
   return `the manager threw ${describeError(error)}`;
 }
 
-export async function runProperty(property: ConformanceProperty, context: PropertyContext, options: PropertyRunOptions): Promise<CheckResult> {
+export async function runProperty(property: ConformanceProperty, input: PropertyContext, options: PropertyRunOptions): Promise<CheckResult> {
   const started = performance.now();
+  const tally = new Map<string, number>();
+  const context: PropertyContext = { ...input, tally };
   const total = runsFor(property, options.runs);
   let run = 0;
   let shrinking = false;
@@ -53,7 +55,15 @@ export async function runProperty(property: ConformanceProperty, context: Proper
     const reason = `could not run: ${describeError(error)}`;
     return { name: property.name, kind: "property", description: property.invariant, runs: run, durationMs: performance.now() - started, status: "fail", reason };
   }
-  const base = { name: property.name, kind: "property" as const, description: property.invariant, runs: run, durationMs: performance.now() - started };
+  const note = property.describeTally?.(tally);
+  const base = {
+    name: property.name,
+    kind: "property" as const,
+    description: property.invariant,
+    runs: run,
+    durationMs: performance.now() - started,
+    ...(note === undefined ? {} : { note }),
+  };
   if (!details.failed) return { ...base, status: "pass" };
   if (details.counterexample === null) {
     return { ...base, status: "fail", reason: details.interrupted ? "interrupted before any failure" : "fast-check gave up generating inputs" };

@@ -1,4 +1,5 @@
 // Structural checks: the module's shape before its behaviour.
+import { createSessionSettings, resolveConfig } from "../subject/session-settings.js";
 import { createCoordinator, isContextManager, type Coordinator } from "@ctxkit/core";
 import { describeError, preview } from "../checks/violation.js";
 import { isContextModuleLike, type ContextManagerFactory, type ContextModuleLike } from "../subject/subject.js";
@@ -116,7 +117,7 @@ function factoryChecks(factory: ContextManagerFactory): StructuralCheck[] {
       name: "factory",
       description: "The factory returns a ContextManager with its five methods.",
       run: async () => {
-        const manager = await factory();
+        const manager = await factory(createSessionSettings());
         if (isContextManager(manager)) return undefined;
         return `the factory returned ${preview(manager)}, which lacks ${missingMethods(manager).join(", ")}`;
       },
@@ -126,7 +127,8 @@ function factoryChecks(factory: ContextManagerFactory): StructuralCheck[] {
 
 /** The structural checks that apply: the module's shape and mounting, or a factory's return value. */
 export function listStructuralChecks(subject: ContextModuleLike | ContextManagerFactory, config: unknown): StructuralCheck[] {
-  return isContextModuleLike(subject) ? moduleChecks(subject, config) : factoryChecks(subject);
+  // A config computed per instance is checked as a fresh instance would get it.
+  return isContextModuleLike(subject) ? moduleChecks(subject, resolveConfig(config, createSessionSettings())) : factoryChecks(subject);
 }
 
 export async function runStructuralCheck(check: StructuralCheck): Promise<CheckResult> {

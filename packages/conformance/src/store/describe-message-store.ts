@@ -1,6 +1,6 @@
 // One behavioural suite for any MessageStore: each backend's test file is two lines that call it.
 import { randomUUID } from "node:crypto";
-import type { Message, MessageStore, StateSnapshot } from "@ctxkit/core";
+import { ContextError, type Message, type MessageStore, type StateSnapshot } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
 
 /** Opens a store for a session: called again with the same id after `close()`, it is the restart of that session. */
@@ -9,16 +9,32 @@ export type MessageStoreFactory = (sessionId: string) => MessageStore | Promise<
 export interface MessageStoreSuiteOptions {
   /** How many appends the concurrency check keeps in flight at once. Default 50. */
   readonly concurrentAppends?: number;
+  /**
+   * Damages the stored data of a closed session, as a bad disk or a hand edit would (a line or a row that
+   * is no longer a message). Enables the corruption check; without it that check is skipped and says why.
+   */
+  readonly corrupt?: (sessionId: string) => Promise<void>;
+  /**
+   * Calls `replace(messages, state)` on the closed session from a process or connection that it then
+   * kills mid-way (a child process killed with SIGKILL, a server backend terminated). Enables the
+   * atomic-replace-under-a-crash check; without it that check is skipped and says why.
+   */
+  readonly crashDuringReplace?: (sessionId: string, messages: readonly Message[], state: StateSnapshot) => Promise<void>;
 }
 
 const message = (index: number): Message => ({ role: "user", content: `message ${index}`, metadata: { index } });
 const stateOf = (entries: Record<string, Record<string, unknown>>): StateSnapshot =>
   new Map(Object.entries(entries).map(([strategy, values]) => [strategy, new Map(Object.entries(values))]));
+/** Big enough that a replace takes a while (a few MB, hundreds of state keys), so a kill lands inside it. */
+const bulky = (index: number): Message => ({ role: "assistant", content: `replacement ${index} `.padEnd(2_000, "x") });
+const bulkyState = (): StateSnapshot => stateOf({ summary: Object.fromEntries(Array.from({ length: 300 }, (_, key) => [`key-${key}`, { key }])) });
+
 const plain = (state: StateSnapshot) => Object.fromEntries([...state].map(([strategy, values]) => [strategy, Object.fromEntries(values)]));
 
 /**
  * Registers the store contract's checks for `factory`'s stores in vitest: append order, concurrent
- * appends, state records, atomic replace and clear, restart equality, and close.
+ * appends, state records, atomic replace and clear, restart equality, and close; and, when the backend
+ * offers the hooks, atomic replace under a crash and corruption reported with a typed error.
  */
 export function describeMessageStore(name: string, factory: MessageStoreFactory, options: MessageStoreSuiteOptions = {}): void {
   const concurrent = options.concurrentAppends ?? 50;
@@ -27,6 +43,17 @@ export function describeMessageStore(name: string, factory: MessageStoreFactory,
     const store = await factory(sessionId);
     await store.open();
     return { store, sessionId };
+  }
+
+  /** Opens and loads a session, and always closes the store again. */
+  async function openAndLoad(sessionId: string): Promise<void> {
+    const store = await factory(sessionId);
+    try {
+      await store.open();
+      await store.load();
+    } finally {
+      await store.close();
+    }
   }
 
   /** Closes `store` and opens the session again, as a restarted process would. */
@@ -109,6 +136,61 @@ export function describeMessageStore(name: string, factory: MessageStoreFactory,
       expect(JSON.stringify(session.messages[0])).toBe(JSON.stringify(given));
       await again.close();
     });
+
+    const crash = options.crashDuringReplace;
+    const crashTitle = "should leave the old content or the new, whole, when a replace is killed mid-way";
+    if (crash === undefined) it.skip(`${crashTitle} (skipped: the backend offers no crashDuringReplace hook)`, () => {});
+    else
+      it(crashTitle, async () => {
+        const { store, sessionId } = await opened();
+        await store.load();
+        const old = [message(0), message(1)];
+        for (const each of old) await store.append(each);
+        await store.writeState({ strategy: "summary", key: "old", value: 1 });
+        await store.close();
+        const replacement = Array.from({ length: 1_500 }, (_, index) => bulky(index));
+        const replacementState = bulkyState();
+        await crash(sessionId, replacement, replacementState);
+        const { store: again } = await opened(sessionId);
+        const session = await again.load();
+        // Whole, either way: no mix of the two, no half-written history, state that goes with its messages.
+        const isOld = session.messages.length === old.length;
+        if (isOld) {
+          expect(session.messages).toEqual(old);
+          expect(plain(session.state)).toEqual({ summary: { old: 1 } });
+        } else {
+          expect(session.messages).toEqual(replacement);
+          expect(plain(session.state)).toEqual(plain(replacementState));
+        }
+        // And the session goes on working.
+        await again.append(message(9));
+        const { store: third, session: after } = await restart(again, sessionId);
+        expect(after.messages.at(-1)).toEqual(message(9));
+        expect(after.messages).toHaveLength(session.messages.length + 1);
+        await third.close();
+      }, 60_000);
+
+    const corrupt = options.corrupt;
+    const corruptTitle = "should report a corrupt session with a typed error, every time it is opened, and change nothing";
+    if (corrupt === undefined) it.skip(`${corruptTitle} (skipped: the backend offers no corrupt hook)`, () => {});
+    else
+      it(corruptTitle, async () => {
+        const { store, sessionId } = await opened();
+        await store.load();
+        for (let index = 0; index < 3; index += 1) await store.append(message(index));
+        await store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 1 } });
+        await store.close();
+        await corrupt(sessionId);
+        // Twice: a store that "repaired" the damage by dropping data the first time would load the second time.
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          const error = await openAndLoad(sessionId).then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
+          expect(error, "opening a corrupt session succeeded").toBeInstanceOf(ContextError);
+          expect((error as ContextError).code).toBe("CONTEXT_STORE_CORRUPT");
+        }
+      });
 
     it("should finish pending writes at close, be safe to close twice, and refuse writes after with CONTEXT_CLOSED", async () => {
       const { store, sessionId } = await opened();

@@ -2,6 +2,7 @@
 import type { ContextManager, ContextUsage, Message, RequestOptions } from "@ctxkit/core";
 import type { ProviderLimits, Session, ViewRequest } from "../arbitraries/session-arbitrary.js";
 import { countViewTokens } from "../checks/count-view-tokens.js";
+import { expectExactFit } from "../checks/expect-exact-fit.js";
 import type { ResolvedCapabilities } from "./capabilities.js";
 import type { RecordedEvent } from "./record-events.js";
 import type { ManagerInstance } from "./subject.js";
@@ -64,6 +65,8 @@ export class ManagerDriver {
     const usage = this.capabilities.usage.enabled ? await this.readUsage() : undefined;
     const base = { after, budget, ...(provider === undefined ? {} : { provider }), events, usage };
     if (threw) return { ...base, error };
+    // Every request of every property, however it was reached (resume, clear, compact, a restart…), fits.
+    expectExactFit(view as Message[], budget, usage, `the request after ${after} message(s) with budget ${budget}`);
     return { ...base, view: view as Message[] };
   }
 

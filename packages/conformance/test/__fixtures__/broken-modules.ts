@@ -172,3 +172,111 @@ export const obeysAnyBudget = createBrokenModule("obeys-any-budget", {
 export const trustsCallerMarkers = createBrokenModule("trusts-caller-markers", {
   view: (view) => view.filter((message) => message.metadata?.ctxkit?.source !== "import"),
 });
+
+// Mutants for the second version of the kit: each passed every property of the first.
+
+/** Compacts whenever its view passes 10% of the budget, down to 5%: a prompt-cache miss on most requests. */
+export const compactsRestlessly = createBrokenModule("compacts-restlessly", { config: { compactThreshold: 0.1, targetRatio: 0.05 } });
+
+/** Counts with a cheap counter (a token per 8 characters), and reports that count in usage(). */
+export const countsCheaply = createBrokenModule("counts-cheaply", {
+  config: { tokenizer: { name: "cheap-counter", count: (text: string) => Math.ceil(text.length / 8) } },
+});
+
+/** Builds the first view after setMessages (a resumed session) for 10% more than the budget. */
+export const overshootsAfterResume = (() => {
+  let resumed = new WeakSet<object>();
+  return createBrokenModule("overshoots-after-resume", {
+    methods: (inner) => ({
+      setMessages: async (messages) => {
+        await inner.setMessages(messages);
+        resumed.add(inner);
+      },
+      getMessagesForRequest: (options) => {
+        if (!resumed.has(inner) || options?.tokenBudget === undefined) return inner.getMessagesForRequest(options);
+        resumed = new WeakSet();
+        return inner.getMessagesForRequest({ ...options, tokenBudget: Math.ceil(options.tokenBudget * 1.1) });
+      },
+    }),
+  });
+})();
+
+/** clear() keeps an "overflow scale": from the second request after it on, views are built for 60% of the budget. */
+export const keepsStateThroughClear = createBrokenModule("keeps-state-through-clear", {
+  methods: (inner) => {
+    let requestsSinceClear: number | undefined;
+    return {
+      clear: async () => {
+        await inner.clear();
+        requestsSinceClear = 0;
+      },
+      getMessagesForRequest: (options) => {
+        if (requestsSinceClear === undefined || options?.tokenBudget === undefined) return inner.getMessagesForRequest(options);
+        requestsSinceClear += 1;
+        const scale = requestsSinceClear >= 2 ? 0.6 : 1;
+        return inner.getMessagesForRequest({ ...options, tokenBudget: Math.max(1, Math.floor(options.tokenBudget * scale)) });
+      },
+    };
+  },
+});
+
+/** Marks the messages setMessages is given as seen, on the caller's own objects. */
+export const mutatesSetMessagesInput = createBrokenModule("mutates-set-messages-input", {
+  methods: (inner) => ({
+    setMessages: async (messages) => {
+      await inner.setMessages(messages);
+      for (const message of messages) (message as { metadata?: object }).metadata = { ...message.metadata, seen: true };
+    },
+  }),
+});
+
+/** Notes on the caller's error object that it handled the overflow. */
+export const mutatesOverflowError = createBrokenModule("mutates-overflow-error", {
+  methods: (inner) => ({
+    recoverOverflow: async (error, options) => {
+      const view = await inner.recoverOverflow(error, options);
+      (error as { handled?: boolean }).handled = true;
+      return view;
+    },
+  }),
+});
+
+/** Accepts a non-boolean `metadata.pinned`, coercing it: one invalid kind among twenty slips through. */
+export const coercesPinned = createBrokenModule("coerces-pinned", {
+  methods: (inner) => {
+    const coerce = (message: Message): Message => {
+      const pinned = message?.metadata?.pinned as unknown;
+      return pinned === undefined || typeof pinned === "boolean" ? message : ({ ...message, metadata: { ...message.metadata, pinned: Boolean(pinned) } } as Message);
+    };
+    return {
+      addMessage: (message) => inner.addMessage(coerce(message)),
+      setMessages: (messages) => inner.setMessages(messages.map(coerce)),
+    };
+  },
+});
+
+/** Drops the message right after its summary and claims the summary covers it, though the summarizer never saw it. */
+export const overclaimsSummaryCoverage = createBrokenModule("overclaims-summary-coverage", {
+  view: async (view, inner) => {
+    const at = view.findIndex((message) => message.metadata?.ctxkit?.["summary"] !== undefined);
+    const next = view[at + 1];
+    if (at === -1 || next === undefined || isSynthetic(next) || hasToolCalls(next) || next.role === "tool" || next.role === "system" || next.role === "developer") return view;
+    const history = await inner.getMessages();
+    const index = history.indexOf(next);
+    if (index === -1) return view;
+    const summary = view[at]!;
+    const ctxkit = summary.metadata!.ctxkit!;
+    const claimed = { ...summary, metadata: { ...summary.metadata, ctxkit: { ...ctxkit, summary: { ...(ctxkit["summary"] as object), coveredThrough: index } } } } as Message;
+    return [...view.slice(0, at), claimed, ...view.slice(at + 2)];
+  },
+});
+
+/** Lets a request wait a tick before it takes its turn: adds called after it overtake it. */
+export const servesRequestsLate = createBrokenModule("serves-requests-late", {
+  methods: (inner) => ({
+    getMessagesForRequest: async (options) => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return inner.getMessagesForRequest(options);
+    },
+  }),
+});

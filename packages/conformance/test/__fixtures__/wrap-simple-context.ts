@@ -4,6 +4,7 @@
 import {
   CONTEXT_EVENTS,
   type CompactCapability,
+  type ContextConfig,
   type ContextManager,
   type Coordinator,
   type Message,
@@ -25,6 +26,8 @@ export interface Overrides {
   readonly budget?: (budget: number | undefined) => number | undefined;
   /** Whether the events reach the coordinator's hooks. Default true. */
   readonly emitsEvents?: boolean;
+  /** The config of the real manager inside, on top of the config the module is mounted with. */
+  readonly config?: ContextConfig;
 }
 
 /** A manager that delegates to context-simple, capabilities included, except where overridden. */
@@ -56,9 +59,10 @@ export function createWrappedManager(inner: SimpleContextManager, overrides: Ove
 export function createBrokenModule(name: string, overrides: Overrides) {
   return {
     meta: { type: "context" as const, name },
-    configSchema: z.strictObject({}),
-    async mount(coordinator: Coordinator) {
-      const inner = new SimpleContextManager({});
+    // Only what the kit's own tests mount them with: strategies (a summary on the kit's summarizer).
+    configSchema: z.strictObject({ strategies: z.array(z.unknown()).optional() }),
+    async mount(coordinator: Coordinator, config: ContextConfig = {}) {
+      const inner = new SimpleContextManager({ ...config, ...overrides.config });
       const removeHandler =
         overrides.emitsEvents === false ? () => {} : inner.addEventHandler((event, payload) => coordinator.hooks.emit(event, payload));
       await coordinator.mount("context", createWrappedManager(inner, overrides));

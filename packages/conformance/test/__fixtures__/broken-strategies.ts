@@ -1,0 +1,32 @@
+// Pipeline strategies each broken in exactly one way, for describeStrategy's own tests.
+import { createViewDraft, type Strategy, type ViewEntry } from "@ctxkit/core";
+
+const keep = (name: string, filter: (entry: ViewEntry, index: number, entries: readonly ViewEntry[]) => boolean): Strategy => ({
+  name,
+  apply: (view) => {
+    const entries = view.entries.filter((entry, index) => filter(entry, index, view.entries));
+    return { view: createViewDraft(entries), applied: entries.length !== view.entries.length };
+  },
+});
+
+/** Drops every system message. */
+export const dropsInstructions = keep("drops-instructions", (entry) => entry.message.role !== "system");
+
+/** Drops the first tool result of every unit, leaving its call unanswered. */
+export const splitsUnits = keep("splits-units", (entry, index, entries) => !(entry.message.role === "tool" && entries[index - 1]?.message.role === "assistant"));
+
+/** Drops a message at random: the same draft gives different views. */
+export const dropsAtRandom = keep("drops-at-random", () => Math.random() > 0.2);
+
+/** Upper-cases assistant text in place of a shortening, and records no edit. */
+export const rewritesSilently: Strategy = {
+  name: "rewrites-silently",
+  apply: (view, context) => {
+    const entries = view.entries.map((entry) => {
+      if (entry.message.role !== "assistant" || typeof entry.message.content !== "string" || entry.message.content === "") return entry;
+      const message = { ...entry.message, content: `${entry.message.content.toUpperCase()}!` };
+      return { ...entry, message, tokens: context.countMessage(message) };
+    });
+    return { view: createViewDraft(entries), applied: true };
+  },
+};
