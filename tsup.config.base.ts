@@ -10,7 +10,9 @@ export function definePackageConfig(overrides: Options = {}) {
     dts: true,
     clean: true,
     sourcemap: false,
-    splitting: false,
+    // Shared chunks across entries: one copy of each class, so `instanceof` holds between `@ctxkit/core` and
+    // `@ctxkit/core/testing`, and a multi-entry package ships its code once.
+    splitting: true,
     ...overrides,
   });
 }

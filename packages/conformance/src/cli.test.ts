@@ -62,6 +62,19 @@ describe("ctxkit-conformance main()", () => {
     expect(((globalThis as { noopStrategiesCreated?: number }).noopStrategiesCreated ?? 0) - before).toBeGreaterThanOrEqual(6);
   });
 
+  it("should name the missing config of a module that cannot mount without it, with a command to paste", async () => {
+    const modulePath = path.join(fixtures, "needs-storage-path.mjs");
+    const { code, stdout } = await run([modulePath, "--runs", "2"]);
+    expect(code).toBe(1);
+    expect(stdout).toContain("needs-storage-path cannot mount without config: storagePath (required: the folder for the journals).");
+    expect(stdout).toContain(`ctxkit-conformance ${modulePath} --config '{"storagePath":"./ctxkit-conformance-data"}'`);
+  });
+
+  it("should not blame the config when every required key is given", async () => {
+    const { stdout, stderr } = await run([path.join(fixtures, "needs-storage-path.mjs"), "--runs", "2", "--config", '{"storagePath":"x"}']);
+    expect(`${stdout}${stderr}`).not.toContain("cannot mount without config");
+  });
+
   it("should write a parseable JSON report with --json", async () => {
     const { code, stdout } = await run([path.join(fixtures, "mounts-nothing.mjs"), "--json", "--runs", "2"]);
     const report = JSON.parse(stdout) as ConformanceReport;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadModule } from "@ctxkit/core";
 import { createProgressLine, type TextOutput } from "./cli/progress.js";
+import { findMissingConfig, formatMissingConfig } from "./cli/missing-config.js";
 import { parseArguments, UsageError, USAGE, type CliSettings } from "./cli/parse-arguments.js";
 import { formatCapabilities, formatCheckLine, formatHeader, formatSummary } from "./runner/format-report.js";
 import type { ConformanceReport } from "./runner/report.js";
@@ -70,6 +71,9 @@ async function checkModule(argument: string, settings: CliSettings, environment:
   });
   progress.clear();
   if (!settings.json) stdout.write(`${formatSummary(report, { color, replayCommand: `ctxkit-conformance ${argument}` })}\n`);
+  // Failed checks alone do not say why a module never mounted: a required key missing from the config.
+  const missing = report.passed ? undefined : findMissingConfig(module.configSchema, settings.config ?? {});
+  if (missing !== undefined) (settings.json ? stderr : stdout).write(`\n${formatMissingConfig(module.meta.name, argument, missing)}\n`);
   return report;
 }
 

@@ -25,6 +25,23 @@ describe("the module surface", () => {
       await cleanup();
     });
 
+    it("should give the mounted manager its own type through get<PersistentContextManager>, with no cast", async () => {
+      const coordinator = createCoordinator();
+      const storagePath = await directory();
+      const cleanup = await persistentModule.mount(coordinator, { storagePath, sessionId: "typed", tokenizer: "estimate" });
+      const context = coordinator.get<persistentModule.PersistentContextManager>("context")!;
+      expect(context.isResumed).toBe(false);
+      expect(context.sessionId).toBe("typed");
+      await context.close();
+      await cleanup();
+    });
+
+    it("should require a config in the types, as it does at run time (regression)", async () => {
+      // @ts-expect-error storagePath is required: mount needs a config.
+      const mounting = persistentModule.mount(createCoordinator());
+      await expect(mounting).rejects.toThrow(/storagePath: required/);
+    });
+
     it("should send the events emitted while opening to the coordinator's hooks", async () => {
       const folder = await directory();
       const first = createCoordinator();

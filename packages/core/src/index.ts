@@ -60,7 +60,7 @@ export { isContextManager, canCompact, canRecoverOverflow, canReportUsage, canTa
 export { CONTEXT_EVENTS, type CompactionReason, type ContextEventMap, type ContextEventName, type ContextEventListener } from "./events.js";
 
 export type { TokenCounter } from "./tokens/token-counter.js";
-export { tiktokenCounter, type TiktokenEncoding } from "./tokens/tiktoken-counter.js";
+export { tiktokenCounter, type TiktokenCounterOptions, type TiktokenEncoding, type TiktokenRanks } from "./tokens/tiktoken-counter.js";
 export { estimateCounter } from "./tokens/estimate-counter.js";
 export { resolveTokenCounter, type TokenizerOption } from "./tokens/resolve-token-counter.js";
 export {

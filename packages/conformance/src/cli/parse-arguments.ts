@@ -1,4 +1,5 @@
 // Parses `ctxkit-conformance <module…> [options]` into settings, or a usage error to print.
+import { parseArgs, type ParseArgsConfig } from "node:util";
 
 export interface CliSettings {
   readonly modules: readonly string[];
@@ -19,7 +20,8 @@ runs the ctxkit conformance checks and prints a report. Exits 1 if any check fai
 
 Options:
   --runs <n>       runs per property (default 100)
-  --seed <n>       seed for every property (default: random, always printed)
+  --seed <n>       seed for every property (default: random, always printed;
+                   a negative one as --seed=-5)
   --only <names>   comma-separated checks to run, e.g. pairing,budget
   --path <path>    replay one counterexample (with --seed and --only <property>)
   --config <json>  config to mount the module with (default {}); strategy entries may
@@ -43,35 +45,56 @@ function parseInteger(flag: string, value: string | undefined, minimum: number):
   return parsed;
 }
 
-export function parseArguments(argv: readonly string[]): CliSettings {
-  const modules: string[] = [];
-  let settings: Omit<CliSettings, "modules"> = { json: false, color: true, help: false };
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index]!;
-    const [flag, inline] = argument.startsWith("--") && argument.includes("=") ? [argument.slice(0, argument.indexOf("=")), argument.slice(argument.indexOf("=") + 1)] : [argument, undefined];
-    const value = () => {
-      if (inline !== undefined) return inline;
-      index += 1;
-      return argv[index];
-    };
-    if (flag === "-h" || flag === "--help") settings = { ...settings, help: true };
-    else if (flag === "--json") settings = { ...settings, json: true };
-    else if (flag === "--no-color") settings = { ...settings, color: false };
-    else if (flag === "--runs") settings = { ...settings, runs: parseInteger("--runs", value(), 1) };
-    else if (flag === "--seed") settings = { ...settings, seed: parseInteger("--seed", value(), -(2 ** 31)) };
-    else if (flag === "--path") settings = { ...settings, path: value() ?? "" };
-    else if (flag === "--only") settings = { ...settings, only: (value() ?? "").split(",").filter((name) => name !== "") };
-    else if (flag === "--config") {
-      const text = value();
-      try {
-        settings = { ...settings, config: JSON.parse(text ?? "") as unknown };
-      } catch {
-        throw new UsageError(`--config needs JSON, got ${text ?? "nothing"}`);
-      }
-    } else if (flag.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
-    else modules.push(argument);
+const OPTIONS = {
+  runs: { type: "string" },
+  seed: { type: "string" },
+  only: { type: "string" },
+  path: { type: "string" },
+  config: { type: "string" },
+  json: { type: "boolean" },
+  // Node 20's parseArgs has no negated booleans, so --no-color is an option of its own.
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+/** parseArgs's own errors, in this command's words. */
+function toUsageError(error: unknown): UsageError {
+  const { code, message } = error as { code?: string; message?: string };
+  const option = /'(-[^' ]+)/.exec(message ?? "")?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new UsageError(`unknown option ${option ?? ""}`.trim());
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing/.test(message ?? "")) return new UsageError(`${option ?? "an option"} needs a value`);
+  return new UsageError((message ?? String(error)).replace(/\.$/, ""));
+}
+
+function parseConfigJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`--config needs JSON, got ${text}`);
   }
+}
+
+export function parseArguments(argv: readonly string[]): CliSettings {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw toUsageError(error);
+  }
+  const { values, positionals: modules } = parsed;
+  const settings: CliSettings = {
+    modules,
+    json: values.json === true,
+    color: values["no-color"] !== true,
+    help: values.help === true,
+    ...(values.runs === undefined ? {} : { runs: parseInteger("--runs", values.runs, 1) }),
+    ...(values.seed === undefined ? {} : { seed: parseInteger("--seed", values.seed, -(2 ** 31)) }),
+    ...(values.path === undefined ? {} : { path: values.path }),
+    ...(values.only === undefined ? {} : { only: values.only.split(",").filter((name) => name !== "") }),
+    ...(values.config === undefined ? {} : { config: parseConfigJson(values.config) }),
+  };
   if (modules.length === 0 && !settings.help) throw new UsageError("name at least one module: a path, a folder or a package name");
   if (settings.path !== undefined && settings.only?.length !== 1) throw new UsageError("--path replays one property: pass --only <property> too");
-  return { modules, ...settings };
+  return settings;
 }

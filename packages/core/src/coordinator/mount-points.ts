@@ -21,7 +21,11 @@ export interface MountPoints {
   mount(point: "context", instance: ContextManager, options?: { name?: string }): Promise<void>;
   /** Mounts under `name`, replacing any instance already mounted under that name. */
   mount<Point extends NamedMountPoint>(point: Point, instance: MountedInstances[Point], options: { name: string }): Promise<void>;
-  get(point: "context"): ContextManager | undefined;
+  /**
+   * The mounted context manager. Name the module's own manager type to use its extra methods without a
+   * cast, as with `querySelector<T>`: `get<PersistentContextManager>("context")?.close()`.
+   */
+  get<Manager extends ContextManager = ContextManager>(point: "context"): Manager | undefined;
   /** A snapshot of every instance at the point, by name. */
   get<Point extends NamedMountPoint>(point: Point): ReadonlyMap<string, MountedInstances[Point]>;
   get<Point extends NamedMountPoint>(point: Point, name: string): MountedInstances[Point] | undefined;
@@ -65,7 +69,7 @@ export function createMountPoints(): MountPoints {
     (named[point] as Map<string, unknown>).set(name, instance);
   }
 
-  function get(point: "context"): ContextManager | undefined;
+  function get<Manager extends ContextManager = ContextManager>(point: "context"): Manager | undefined;
   function get<Point extends NamedMountPoint>(point: Point): ReadonlyMap<string, MountedInstances[Point]>;
   function get<Point extends NamedMountPoint>(point: Point, name: string): MountedInstances[Point] | undefined;
   function get(point: MountPoint, name?: string): unknown {

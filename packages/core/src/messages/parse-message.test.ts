@@ -110,3 +110,13 @@ describe("parseMessage", () => {
     });
   });
 });
+
+describe("parseMessage content errors (regression: say what content may be)", () => {
+  it("should say what content may be when it matches no allowed shape", () => {
+    expect(() => parseMessage({ role: "user", content: 5 })).toThrow(/content: expected a string, an array of content parts .*or null on an assistant message with tool_calls/);
+  });
+
+  it("should say what content may be when a part has no type", () => {
+    expect(() => parseMessage({ role: "user", content: [{ text: "no type" }] })).toThrow(/content: expected .*another part with a string "type"/);
+  });
+});

@@ -38,7 +38,20 @@ export function parseMessages(inputs: readonly unknown[]): Message[] {
   return inputs.map((input, index) => parseMessage(input, index));
 }
 
+// zod says only "Invalid input" when content matches no allowed shape: say what content may be.
+const CONTENT_RULE =
+  'expected a string, an array of content parts ({ type: "text", text }, { type: "image_url", image_url: { url } } or another part with a string "type"), or null on an assistant message with tool_calls';
+
+function describeUnionIssue(path: readonly PropertyKey[]): string | undefined {
+  return path.at(-1) === "content" ? CONTENT_RULE : undefined;
+}
+
 /** zod's issues as ctxkit names them: a dotted path and what is wrong there. */
-export function describeSchemaIssues(issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): ErrorIssue[] {
-  return issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+export function describeSchemaIssues(
+  issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string; readonly code?: string }[],
+): ErrorIssue[] {
+  return issues.map((issue) => ({
+    path: issue.path.map(String).join("."),
+    message: (issue.code === "invalid_union" ? describeUnionIssue(issue.path) : undefined) ?? issue.message,
+  }));
 }

@@ -41,7 +41,7 @@ describe("parseConfig failures", () => {
       expect.arrayContaining([
         { path: "maxTokens", message: expect.stringContaining("expected number") },
         { path: "compactThreshold", message: expect.stringContaining("<=1") },
-        { path: "maxToken", message: "unknown key" },
+        { path: "maxToken", message: 'unknown key (did you mean "maxTokens"?)' },
         { path: "verbose", message: "unknown key" },
         { path: "nested.keep", message: expect.stringContaining("expected number") },
         { path: "nested.extra", message: "unknown key" },
@@ -52,7 +52,7 @@ describe("parseConfig failures", () => {
   it("should name the module and each path in the message", () => {
     const error = catchConfigError({ maxToken: 5, maxTokens: -1 });
     expect(error.message).toMatch(/^Invalid config for context-test: /);
-    expect(error.message).toContain("maxToken: unknown key");
+    expect(error.message).toContain('maxToken: unknown key (did you mean "maxTokens"?)');
     expect(error.message).toContain("maxTokens: Too small");
   });
 

@@ -10,7 +10,7 @@ import { toConfigIssues } from "./config-issues.js";
 export function parseConfig<Schema extends z.ZodType>(module: string, schema: Schema, input: unknown): z.output<Schema> {
   const result = schema.safeParse(input);
   if (!result.success) {
-    throw new ContextConfigError(module, toConfigIssues(result.error.issues));
+    throw new ContextConfigError(module, toConfigIssues(result.error.issues, [], { schema, input }));
   }
   return result.data;
 }

@@ -195,3 +195,30 @@ describe("loading", () => {
     expect(requested).toEqual(["js-tiktoken/ranks/o200k_base", "js-tiktoken/ranks/cl100k_base"]);
   });
 });
+
+describe("tiktokenCounter({ ranks })", () => {
+  it("should count with ranks the caller passes as it does with the rank file it loads itself", async () => {
+    const { default: o200kRanks } = await import("js-tiktoken/ranks/o200k_base");
+    const passed = tiktokenCounter({ ranks: o200kRanks });
+    const loaded = tiktokenCounter("o200k_base");
+    for (const text of ["Hello, world!", "東京 is big", "don't stop 🎉", "x".repeat(3_000)]) {
+      expect(passed.count(text)).toBe(loaded.count(text));
+    }
+    expect(passed.name).toBe("tiktoken:o200k_base");
+  });
+
+  it("should use the encoding's pre-token pattern with its ranks", async () => {
+    const { default: cl100kRanks } = await import("js-tiktoken/ranks/cl100k_base");
+    const counter = tiktokenCounter({ encoding: "cl100k_base", ranks: cl100kRanks });
+    const text = "The quick brown fox can't jump 123456 times.";
+    expect(counter.count(text)).toBe(oracles.cl100k_base(text));
+  });
+
+  it("should reject rank data without bpe_ranks where the counter is made", () => {
+    expect(() => tiktokenCounter({ ranks: {} as never })).toThrow(/bpe_ranks.*js-tiktoken\/ranks\/o200k_base/);
+  });
+
+  it("should reject an unknown encoding by name", () => {
+    expect(() => tiktokenCounter("p50k_base" as never)).toThrow(/Unknown tiktoken encoding "p50k_base"/);
+  });
+});

@@ -23,8 +23,19 @@ interface Encoder {
   readonly mergedCounts: Map<string, number>;
 }
 
-interface RankFile {
-  bpe_ranks: string;
+/**
+ * A js-tiktoken rank file, as `import o200k_base from "js-tiktoken/ranks/o200k_base"` gives it. Pass one
+ * to `tiktokenCounter` where the default lookup cannot find it: inside a bundle, say.
+ */
+export interface TiktokenRanks {
+  readonly bpe_ranks: string;
+}
+
+export interface TiktokenCounterOptions {
+  /** Which encoding the ranks are for; it picks the pre-token pattern. Default `o200k_base`. */
+  readonly encoding?: TiktokenEncoding;
+  /** The encoding's rank data. Default: js-tiktoken's rank file, required from disk on first count. */
+  readonly ranks?: TiktokenRanks;
 }
 
 const CONTRACTION = String.raw`'(?:[sS]|[tT]|[dD]|[mM]|[lL][lL]|[vV][eE]|[rR][eE])`;
@@ -51,23 +62,37 @@ const WHITESPACE = /\s/;
 const NO_PAIR = -1;
 const MERGED_COUNTS_LIMIT = 20_000;
 const encoders = new Map<TiktokenEncoding, Encoder>();
+// Encoders built from ranks a caller passed, per rank object: the same import shares one encoder.
+const encodersByRanks = new WeakMap<TiktokenRanks, Encoder>();
 const NON_ASCII = /[^\x00-\x7f]/;
 
 // A rank file is 1-2 MB of JavaScript, so it is required on first use, not when @ctxkit/core loads.
-function loadRankFile(encoding: TiktokenEncoding): RankFile {
-  const require = createRequire(import.meta.url);
-  const loaded: unknown =
-    encoding === "o200k_base" ? require("js-tiktoken/ranks/o200k_base") : require("js-tiktoken/ranks/cl100k_base");
-  // The CommonJS rank files export the object itself; `.default` only exists under ESM interop.
-  const file = (loaded as { default?: RankFile }).default ?? (loaded as RankFile);
-  if (typeof file.bpe_ranks !== "string") {
-    throw new Error(`js-tiktoken's rank file for ${encoding} has an unexpected shape.`);
+function loadRankFile(encoding: TiktokenEncoding): TiktokenRanks {
+  let loaded: unknown;
+  try {
+    const require = createRequire(import.meta.url);
+    loaded = encoding === "o200k_base" ? require("js-tiktoken/ranks/o200k_base") : require("js-tiktoken/ranks/cl100k_base");
+  } catch (error) {
+    // A bundle has no node_modules to require from: say how to hand the ranks over instead.
+    throw new Error(
+      `Cannot load js-tiktoken's rank file for ${encoding} (${error instanceof Error ? error.message : String(error)}). ` +
+        `In a bundle, import it and pass it: import ${encoding} from "js-tiktoken/ranks/${encoding}"; ` +
+        `tiktokenCounter({ encoding: "${encoding}", ranks: ${encoding} }).`,
+      { cause: error },
+    );
   }
-  return file;
+  // The CommonJS rank files export the object itself; `.default` only exists under ESM interop.
+  return checkRanks((loaded as { default?: TiktokenRanks }).default ?? (loaded as TiktokenRanks), encoding);
 }
 
-function buildEncoder(encoding: TiktokenEncoding): Encoder {
-  const file = loadRankFile(encoding);
+function checkRanks(ranks: TiktokenRanks, encoding: TiktokenEncoding): TiktokenRanks {
+  if (typeof ranks?.bpe_ranks !== "string") {
+    throw new TypeError(`The rank data for ${encoding} has no "bpe_ranks" string: pass a js-tiktoken rank file, such as js-tiktoken/ranks/${encoding}.`);
+  }
+  return ranks;
+}
+
+function buildEncoder(encoding: TiktokenEncoding, file: TiktokenRanks): Encoder {
   const ranks = new Map<string, number>();
   const bytePairRanks = new Int32Array(65_536).fill(NO_PAIR);
   // Each line is `<label> <first rank> <base64 token> …`; atob yields the latin1 key directly.
@@ -84,10 +109,18 @@ function buildEncoder(encoding: TiktokenEncoding): Encoder {
   return { pattern: new RegExp(PATTERNS[encoding], "uy"), ranks, bytePairRanks, mergedCounts: new Map() };
 }
 
-function getEncoder(encoding: TiktokenEncoding): Encoder {
+function getEncoder(encoding: TiktokenEncoding, ranks: TiktokenRanks | undefined): Encoder {
+  if (ranks !== undefined) {
+    let encoder = encodersByRanks.get(ranks);
+    if (encoder === undefined) {
+      encoder = buildEncoder(encoding, ranks);
+      encodersByRanks.set(ranks, encoder);
+    }
+    return encoder;
+  }
   let encoder = encoders.get(encoding);
   if (encoder === undefined) {
-    encoder = buildEncoder(encoding);
+    encoder = buildEncoder(encoding, loadRankFile(encoding));
     encoders.set(encoding, encoder);
   }
   return encoder;
@@ -240,14 +273,21 @@ function countSegment(text: string, encoder: Encoder): number {
 /**
  * An exact counter for OpenAI's `o200k_base` (the default) or `cl100k_base`. Special-token text such
  * as `<|endoftext|>` counts as plain text. The rank data loads on the first `count()` and is shared
- * by every counter of that encoding in the process.
+ * by every counter of that encoding in the process. Bundled code, where js-tiktoken's rank files are
+ * not on disk, passes them: `tiktokenCounter({ ranks: o200k_base })`.
  */
-export function tiktokenCounter(encoding: TiktokenEncoding = "o200k_base"): TokenCounter {
+export function tiktokenCounter(options: TiktokenEncoding | TiktokenCounterOptions = "o200k_base"): TokenCounter {
+  const { encoding = "o200k_base", ranks } = typeof options === "string" ? { encoding: options } : options;
+  if (encoding !== "o200k_base" && encoding !== "cl100k_base") {
+    throw new TypeError(`Unknown tiktoken encoding ${JSON.stringify(encoding)}: use "o200k_base" or "cl100k_base".`);
+  }
+  // Checked now, not on the first count: a wrong import should fail where it is written.
+  if (ranks !== undefined) checkRanks(ranks, encoding);
   return {
     name: `tiktoken:${encoding}`,
     count(text: string): number {
       if (text.length === 0) return 0;
-      const encoder = getEncoder(encoding);
+      const encoder = getEncoder(encoding, ranks);
       if (text.length <= MAX_SCAN_CHARS) return countSegment(text, encoder);
       let total = 0;
       for (let start = 0; start < text.length; ) {
