@@ -3,9 +3,10 @@ import type { PipelineStep } from "./pipeline/strategy.js";
 
 /**
  * Why a compaction ran: the view passed the threshold, the provider rejected the last view, the caller
- * forced it (`compact()`), or the budget grew enough that the view is rebuilt from the history.
+ * forced it (`compact()`), the budget grew enough that the view is rebuilt from the history, or a
+ * pause passed a strategy's `idleAfterMs` (microcompact), which then runs alone.
  */
-export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change";
+export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change" | "idle";
 
 export interface ContextEventMap {
   "context:pre_compact": { messageCount: number; tokenCount: number; budget: number; reason?: CompactionReason };

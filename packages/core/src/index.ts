@@ -98,11 +98,16 @@ export { createMemoryStateStore } from "./pipeline/memory-state-store.js";
 export { clearToolResults, type ClearToolResultsOptions } from "./strategies/clear-tool-results.js";
 export { trimLongText, type TrimLongTextOptions } from "./strategies/trim-long-text.js";
 export { truncate, type TruncateOptions } from "./strategies/truncate.js";
+export { slidingWindow, type SlidingWindowOptions } from "./strategies/sliding-window.js";
+export { importance, type ImportanceOptions, type ImportanceWeights } from "./strategies/importance.js";
+export { microcompact, isRerunnableToolResult, type MicrocompactOptions, type ToolResultClassifier } from "./strategies/microcompact.js";
 export {
   BUILT_IN_STRATEGIES,
+  BUILT_IN_STRATEGY_NAMES,
   createBuiltInStrategy,
   isBuiltInStrategyName,
   type BuiltInStrategyName,
+  type BuiltInStrategyOptions,
 } from "./strategies/built-in-strategies.js";
 
 export {

@@ -3,11 +3,11 @@ import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import { DEFAULT_STRATEGY_TIMEOUT_MS } from "../pipeline/run-pipeline.js";
 import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
-import { BUILT_IN_STRATEGIES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
+import { BUILT_IN_STRATEGY_NAMES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { z } from "zod";
 
-const BUILT_IN_NAMES = BUILT_IN_STRATEGIES as readonly [BuiltInStrategyName, ...BuiltInStrategyName[]];
+const BUILT_IN_NAMES = BUILT_IN_STRATEGY_NAMES as readonly [BuiltInStrategyName, ...BuiltInStrategyName[]];
 
 const isStrategy = (value: unknown): value is Strategy =>
   typeof value === "object" &&

@@ -72,6 +72,10 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   readonly opened: Promise<void>;
   private readonly store: MessageStore;
   private readonly strategies: readonly Strategy[];
+  /** Strategies that also run after a pause (`idleAfterMs`); empty in the usual case, which then costs nothing. */
+  private readonly idleStrategies: readonly Strategy[];
+  /** When the last request was served (`Date.now()`), read only when `idleStrategies` is not empty. */
+  private lastRequestAt: number | undefined;
   private readonly events: EventSink;
   private readonly queue = new OperationQueue();
   private readonly strategyState: StoreStrategyState;
@@ -112,6 +116,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.overhead = new RequestOverhead(this.counter);
     this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
     this.strategies = resolveStrategies(this.config.strategies).map((strategy) => this.withOwnState(strategy));
+    this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
@@ -345,6 +350,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     if (mode.kind === "force") reason = "forced";
     else if (mode.kind === "overflow") reason = "overflow";
     else if (this.view.tokens > trigger) reason = "threshold";
+    else if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) reason = "idle";
     // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
     else if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) reason = "budget-change";
     return { requestBudget, overheadTokens, budget, openUnitStart, reason };
@@ -369,6 +375,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     }
     const compacted = reason !== undefined;
     this.settle(openUnitStart, compacted);
+    if (this.idleStrategies.length > 0) this.lastRequestAt = Date.now();
     this.lastUsage = {
       tokens: this.view.tokens,
       budget: requestBudget,
@@ -470,9 +477,12 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     const started = performance.now();
     const before = await this.compactionStart(reason);
     await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
-    const target = Math.floor(this.config.targetRatio * budget);
+    // A pass after a pause runs only the strategies it is due for, and lets them do all they do.
+    const isIdle = reason === "idle";
+    const target = isIdle ? 0 : Math.floor(this.config.targetRatio * budget);
+    const strategies = isIdle ? this.dueIdleStrategies() : this.strategies;
     const { strategyTimeoutMs } = this.config;
-    const result = await runPipeline(before, this.strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker, strategyTimeoutMs });
+    const result = await runPipeline(before, strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker, strategyTimeoutMs });
     let view = result.view;
     const steps = result.steps;
     if (view.tokens > budget) {
@@ -546,12 +556,17 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     };
   }
 
+  /** The strategies whose pause has passed since the last request; none before the first request. */
+  private dueIdleStrategies(): Strategy[] {
+    if (this.lastRequestAt === undefined) return [];
+    const idleFor = Date.now() - this.lastRequestAt;
+    return this.idleStrategies.filter((strategy) => idleFor >= strategy.idleAfterMs!);
+  }
+
   /** Gives a strategy its own state store, whatever context the pipeline hands it. */
   private withOwnState(strategy: Strategy): Strategy {
-    return {
-      name: strategy.name,
-      apply: (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) }),
-    };
+    const apply: Strategy["apply"] = (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) });
+    return strategy.idleAfterMs === undefined ? { name: strategy.name, apply } : { name: strategy.name, apply, idleAfterMs: strategy.idleAfterMs };
   }
 
   private stateStoreFor(name: string): StrategyStateStore {

@@ -76,6 +76,11 @@ export interface StrategyResult {
 
 export interface Strategy {
   readonly name: string;
+  /**
+   * Set by a strategy that also runs after a pause: when no request came for this long, the next one
+   * runs it (alone, with a target of 0) even under the threshold. The compaction's reason is `idle`.
+   */
+  readonly idleAfterMs?: number;
   apply(view: ViewDraft, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
 }
 
