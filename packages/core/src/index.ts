@@ -123,7 +123,8 @@ export {
 export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
 export { loadModule } from "./modules/load-module.js";
 export { parseConfig } from "./modules/parse-config.js";
-export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";
+export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput, type MountPlanOptions } from "./modules/mount-plan.js";
+export { loadMountPlan, MOUNT_PLAN_VARIABLE, type LoadMountPlanOptions } from "./modules/load-mount-plan.js";
 
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
 
@@ -131,9 +132,12 @@ export { ContextEngine, createContextManager, type ContextEngineOptions, type Cr
 export {
   contextConfigSchema,
   FALLBACK_BUDGET,
+  PRESETS,
+  type Preset,
   type ContextConfig,
   type ResolvedContextConfig,
   type StrategyEntry,
   type EventHandler,
 } from "./engine/context-config.js";
 export { mountContextManager } from "./engine/mount-context-manager.js";
+export { presetStrategies } from "./engine/resolve-strategies.js";

@@ -38,7 +38,7 @@ import { OperationQueue } from "./operation-queue.js";
 import { OverflowShrink } from "./overflow-shrink.js";
 import { RequestOverhead } from "./request-overhead.js";
 import { resolveRequestBudget } from "./resolve-request-budget.js";
-import { resolveStrategies } from "./resolve-strategies.js";
+import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
 import { StickyView } from "./sticky-view.js";
 import { StoreStrategyState } from "./store-strategy-state.js";
 import { UsageCalibration } from "./usage-calibration.js";
@@ -115,7 +115,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
     this.overhead = new RequestOverhead(this.counter);
     this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
-    this.strategies = resolveStrategies(this.config.strategies).map((strategy) => this.withOwnState(strategy));
+    this.strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.withOwnState(strategy));
     this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);

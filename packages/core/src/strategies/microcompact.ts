@@ -51,7 +51,8 @@ export function microcompact(options: MicrocompactOptions = {}): Strategy {
       const entry = view.entries[position]!;
       const message = entry.message as ToolMessage;
       const toolName = names.get(position)!;
-      if (findContextEdit(entry) !== undefined || !isClearable(toolName, message)) continue;
+      // A synthetic result (a repair notice) is a few tokens, and a trailing unit's are rebuilt on every request: clearing one would not last.
+      if (entry.source.kind !== "history" || findContextEdit(entry) !== undefined || !isClearable(toolName, message)) continue;
       if (!isProtectedEntry(view, position, context.protectFirst).canAlter) continue;
       const cleared = replaceEntryMessage(entry, { ...message, content: placeholderFor(toolName, entry.tokens) }, NAME, context.countMessage);
       if (cleared.tokens >= entry.tokens) continue;
