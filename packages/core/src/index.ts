@@ -100,6 +100,7 @@ export { trimLongText, type TrimLongTextOptions } from "./strategies/trim-long-t
 export { truncate, type TruncateOptions } from "./strategies/truncate.js";
 export { slidingWindow, type SlidingWindowOptions } from "./strategies/sliding-window.js";
 export { importance, type ImportanceOptions, type ImportanceWeights } from "./strategies/importance.js";
+export { offloadToolResults, type OffloadToolResultsOptions } from "./strategies/offload-tool-results.js";
 export { microcompact, isRerunnableToolResult, type MicrocompactOptions, type ToolResultClassifier } from "./strategies/microcompact.js";
 export {
   BUILT_IN_STRATEGIES,
@@ -141,3 +142,6 @@ export {
 } from "./engine/context-config.js";
 export { mountContextManager } from "./engine/mount-context-manager.js";
 export { presetStrategies } from "./engine/resolve-strategies.js";
+
+export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
+export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";

@@ -36,6 +36,7 @@ import { contextConfigSchema, type ContextConfig, type EventHandler, type Resolv
 import { EventSink } from "./event-sink.js";
 import { OperationQueue } from "./operation-queue.js";
 import { OverflowShrink } from "./overflow-shrink.js";
+import { PIN_STATE, PinSet } from "./pin-set.js";
 import { RequestOverhead } from "./request-overhead.js";
 import { resolveRequestBudget } from "./resolve-request-budget.js";
 import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
@@ -83,6 +84,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   private readonly overflow = new OverflowShrink();
   private readonly overhead: RequestOverhead;
   private readonly calibration = new UsageCalibration();
+  private readonly pins: PinSet;
   private breaker = new CircuitBreaker();
   private isOpen = false;
   private failure: { readonly error: unknown } | undefined;
@@ -115,6 +117,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
     this.overhead = new RequestOverhead(this.counter);
     this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
+    this.pins = new PinSet(this.stateStoreFor(PIN_STATE));
     this.strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.withOwnState(strategy));
     this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
@@ -229,6 +232,39 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     });
   }
 
+  /**
+   * Pins the history message at `index` (negative counts from the end): no strategy drops or shortens
+   * it from now on. The pin is kept in the session's state, not in the message, which stays as it was
+   * written. A message an earlier compaction already dropped comes back when the view is next rebuilt
+   * from the history. Resolves to the history index pinned.
+   */
+  pinMessage(index: number): Promise<number> {
+    return this.setPin(index, true);
+  }
+
+  /** Removes a pin made with `pinMessage` (a pin in the message's own metadata stays). Resolves to the history index. */
+  unpinMessage(index: number): Promise<number> {
+    return this.setPin(index, false);
+  }
+
+  /** The history indices pinned with `pinMessage`, ascending. */
+  pinnedMessages(): Promise<number[]> {
+    return this.read(undefined, async () => this.pins.list());
+  }
+
+  private setPin(index: number, isPinned: boolean): Promise<number> {
+    return this.read(undefined, async () => {
+      const resolved = Number.isInteger(index) && index < 0 ? this.history.length + index : index;
+      if (!Number.isInteger(index) || resolved < 0 || resolved >= this.history.length) {
+        const range = this.history.length === 0 ? "the history is empty" : `0 to ${this.history.length - 1}, or -1 for the latest`;
+        throw new ContextValidationError([{ path: "index", message: `must be the index of a message in the history (${range}); received ${String(index)}` }]);
+      }
+      await this.pins.set(resolved, isPinned);
+      this.view.remark((entry) => this.pins.mark(entry));
+      return resolved;
+    });
+  }
+
   usage(): Promise<ContextUsage | undefined> {
     return this.whenUsable(() => this.queue.run(() => (this.lastUsage === undefined ? undefined : { ...this.lastUsage })));
   }
@@ -260,6 +296,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     // Stores hand back what they read; freezing here covers one that did not.
     this.reset(session.messages.map((message) => deepFreeze(message)));
     this.strategyState.load(session.state);
+    this.pins.reload();
     const droppedBytes = session.droppedBytes ?? 0;
     if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
   }
@@ -282,7 +319,11 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
       await this.apply(update.session);
     } else if (update.kind === "appended") {
       for (const message of update.messages) this.history.push(deepFreeze(message));
-      if (update.state !== undefined) this.strategyState.load(update.state);
+      if (update.state !== undefined) {
+        this.strategyState.load(update.state);
+        this.pins.reload();
+        this.view.remark((entry) => this.pins.mark(entry));
+      }
     }
   }
 
@@ -411,7 +452,8 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
         return { message, tokens: countMessageTokens(message, this.counter), source: { kind: "synthetic", origin: "repair" } };
       }
       const index = from + source;
-      return this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
+      const entry: ViewEntry = this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
+      return this.pins.size === 0 ? entry : this.pins.mark(entry);
     });
     const repairs = repaired.repairs.filter((repair) => {
       const key = `${repair.kind}:${from + repair.index}`;

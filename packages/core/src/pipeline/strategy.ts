@@ -25,6 +25,8 @@ export interface ViewEntry {
   readonly source: EntrySource;
   /** Set when a strategy shortened this history message (`replaceEntryMessage`). */
   readonly edit?: ContextEdit;
+  /** Pinned through the manager (`pinMessage`), not in the message's metadata: protected like a pinned message. */
+  readonly pinned?: true;
 }
 
 /** An immutable candidate view. Build one with `createViewDraft`; never mutate it. */

@@ -18,7 +18,7 @@ describe("built-in strategies", () => {
   describe("isBuiltInStrategyName", () => {
     it("should accept exactly the built-in names", () => {
       expect(BUILT_IN_STRATEGY_NAMES.every(isBuiltInStrategyName)).toBe(true);
-      expect(BUILT_IN_STRATEGY_NAMES).toEqual([...BUILT_IN_STRATEGIES, "sliding-window", "importance", "microcompact"]);
+      expect(BUILT_IN_STRATEGY_NAMES).toEqual([...BUILT_IN_STRATEGIES, "sliding-window", "importance", "microcompact", "offload-tool-results"]);
       expect([undefined, 1, "summary", "Truncate", "toString"].some(isBuiltInStrategyName)).toBe(false);
     });
   });
@@ -72,6 +72,7 @@ const strategyArbitrary: fc.Arbitrary<Strategy> = fc.oneof(
   fc.nat({ max: 4 }).map((protectFirst) => createBuiltInStrategy("truncate", { protectFirst })),
   fc.nat({ max: 6 }).map((keepRecent) => createBuiltInStrategy("microcompact", { keepRecent, isClearable: () => true })),
   fc.constant(createBuiltInStrategy("importance")),
+  fc.integer({ min: 1, max: 200 }).map((minTokens) => createBuiltInStrategy("offload-tool-results", { minTokens, keepRecent: 0 })),
 );
 
 // A sliding window keeps to its message count whatever the target, so it joins only the invariant property.

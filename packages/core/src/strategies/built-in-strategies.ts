@@ -4,6 +4,7 @@ import type { Strategy } from "../pipeline/strategy.js";
 import { clearToolResults, type ClearToolResultsOptions } from "./clear-tool-results.js";
 import { importance, type ImportanceOptions } from "./importance.js";
 import { microcompact, type MicrocompactOptions } from "./microcompact.js";
+import { offloadToolResults, type OffloadToolResultsOptions } from "./offload-tool-results.js";
 import { slidingWindow, type SlidingWindowOptions } from "./sliding-window.js";
 import { trimLongText, type TrimLongTextOptions } from "./trim-long-text.js";
 import { truncate, type TruncateOptions } from "./truncate.js";
@@ -15,6 +16,7 @@ export interface BuiltInStrategyOptions {
   "sliding-window": SlidingWindowOptions;
   importance: ImportanceOptions;
   microcompact: MicrocompactOptions;
+  "offload-tool-results": OffloadToolResultsOptions;
 }
 
 export type BuiltInStrategyName = keyof BuiltInStrategyOptions;
@@ -38,6 +40,7 @@ const FACTORIES: { readonly [Name in BuiltInStrategyName]: Factory } = {
   "sliding-window": { create: slidingWindow, keys: ["windowSize"] },
   importance: { create: importance, keys: ["weights"] },
   microcompact: { create: microcompact, keys: ["keepRecent", "idleMs", "isClearable"] },
+  "offload-tool-results": { create: offloadToolResults, keys: ["minTokens", "keepRecent", "previewChars"] },
 };
 
 /** Every name `createBuiltInStrategy` accepts, the defaults first. */
