@@ -18,8 +18,12 @@ export interface ContextEventMap {
     durationMs: number;
     reason?: CompactionReason;
   };
-  /** Synthetic content (a summary, a repair notice) entered the view. */
-  "context:include": { source: string; messageCount: number; tokenCount: number };
+  /**
+   * Synthetic content (a summary, a repair notice) entered the view. For a summary, the history range
+   * it stands for: from the first message it replaced through `coveredThrough` (messages in that range
+   * that stayed verbatim, pinned ones say, are still in the view).
+   */
+  "context:include": { source: string; messageCount: number; tokenCount: number; coveredFrom?: number; coveredThrough?: number };
   "context:repair": { kind: "dangling_call" | "orphan_result"; toolCallIds: readonly string[] };
   "context:strategy_error": { strategy: string; error: unknown; consecutiveFailures: number };
   /** A persistent store cut off a torn final record when it opened. */

@@ -9,6 +9,7 @@ import { runPipeline } from "../pipeline/run-pipeline.js";
 import type { CompactionReason } from "../events.js";
 import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, isProtectedEntry } from "../pipeline/view-draft.js";
+import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverage.js";
 import type {
   CompactCapability,
   CompactResult,
@@ -573,12 +574,14 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   /** Announces synthetic content (a summary, say) that a compaction brought into the view. */
   private async reportIncluded(before: ViewDraft, after: ViewDraft): Promise<void> {
     const previous = new Set(before.entries.map((entry) => entry.message));
-    const added = new Map<string, { messageCount: number; tokenCount: number }>();
+    const added = new Map<string, { messageCount: number; tokenCount: number; coveredFrom?: number; coveredThrough?: number }>();
     for (const entry of after.entries) {
       if (entry.source.kind !== "synthetic" || previous.has(entry.message)) continue;
       const totals = added.get(entry.source.origin) ?? { messageCount: 0, tokenCount: 0 };
       totals.messageCount += 1;
       totals.tokenCount += entry.tokens;
+      const coveredThrough = isSummaryEntry(entry) ? readSummaryCoverage(entry.message) : undefined;
+      if (coveredThrough !== undefined) Object.assign(totals, { coveredFrom: firstReplaced(after, coveredThrough), coveredThrough });
       added.set(entry.source.origin, totals);
     }
     for (const [source, totals] of added) await this.events.emit("context:include", { source, ...totals });
@@ -651,6 +654,15 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     guarded.catch(() => {});
     return guarded;
   }
+}
+
+/** The first history index up to `coveredThrough` that `view` no longer holds verbatim: where a summary's range begins. */
+function firstReplaced(view: ViewDraft, coveredThrough: number): number {
+  const verbatim = new Set<number>();
+  for (const entry of view.entries) if (entry.source.kind === "history" && entry.source.index <= coveredThrough) verbatim.add(entry.source.index);
+  let index = 0;
+  while (index < coveredThrough && verbatim.has(index)) index += 1;
+  return index;
 }
 
 const settleBoth = (first: Promise<void>, second: Promise<void>): Promise<void> => Promise.all([first, second]).then(() => undefined);
