@@ -82,6 +82,7 @@ export type {
   StrategyContext,
   StrategyResult,
   StrategyStateStore,
+  ObserveContext,
   ViewDraft,
   ViewEntry,
   ContextEdit,
@@ -89,7 +90,7 @@ export type {
   PipelineStep,
   PipelineResult,
 } from "./pipeline/strategy.js";
-export { createViewDraft, isProtectedEntry } from "./pipeline/view-draft.js";
+export { createViewDraft, isProtectedEntry, canDropUnit } from "./pipeline/view-draft.js";
 export { runPipeline, DEFAULT_STRATEGY_TIMEOUT_MS, type RunPipelineOptions } from "./pipeline/run-pipeline.js";
 export { withTimeout } from "./pipeline/with-timeout.js";
 export { CircuitBreaker, type CircuitBreakerOptions } from "./pipeline/circuit-breaker.js";

@@ -7,6 +7,7 @@ import * as contextPersistent from "@ctxkit/context-persistent";
 import * as contextSimple from "@ctxkit/context-simple";
 import type { Coordinator } from "@ctxkit/core";
 import { afterAll } from "vitest";
+import { createSessionMemoryStrategy } from "./session-memory.js";
 import { createSummaryStrategy } from "./summary-strategy.js";
 
 interface ContextModule {
@@ -31,3 +32,16 @@ afterAll(() => rmSync(storagePath, { recursive: true, force: true }));
 
 describeContextManager("context-simple with [clear-tool-results, summary, truncate]", withSummary(contextSimple));
 describeContextManager("context-persistent with [clear-tool-results, summary, truncate]", withSummary(contextPersistent), { config: { storagePath } });
+
+/** Session memory updated after every request that adds a little, so the conformance sessions see it swapped in. */
+function withSessionMemory(module: ContextModule) {
+  const mount = module.mount as (coordinator: Coordinator, config: object) => unknown;
+  return {
+    meta: module.meta,
+    configSchema: module.configSchema,
+    mount: (coordinator: Coordinator, config: object = {}) =>
+      mount(coordinator, { ...config, strategies: [createSessionMemoryStrategy({ updateEveryTokens: 1, keepRecentMessages: 2 }), "truncate"] }),
+  };
+}
+
+describeContextManager("context-simple with [session-memory, truncate]", withSessionMemory(contextSimple));

@@ -76,6 +76,11 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   private readonly strategies: readonly Strategy[];
   /** Strategies that also run after a pause (`idleAfterMs`); empty in the usual case, which then costs nothing. */
   private readonly idleStrategies: readonly Strategy[];
+  /** Strategies with `observe`, run between requests; empty in the usual case, which then costs nothing. */
+  private readonly observers: readonly Strategy[];
+  /** The observe pass running now, if any; the next request starts the next one once it is done. */
+  private background: Promise<void> | undefined;
+  private readonly backgroundAbort = new AbortController();
   /** When the last request was served (`Date.now()`), read only when `idleStrategies` is not empty. */
   private lastRequestAt: number | undefined;
   private readonly events: EventSink;
@@ -121,6 +126,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.pins = new PinSet(this.stateStoreFor(PIN_STATE));
     this.strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.withOwnState(strategy));
     this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
+    this.observers = this.strategies.filter((strategy) => strategy.observe !== undefined);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
@@ -196,7 +202,44 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   }
 
   getMessagesForRequest(options: RequestOptions = {}): Promise<Message[]> {
-    return this.request(options, async () => (await this.buildView(options, { kind: "auto" })).view);
+    return this.request(options, async () => {
+      const { view } = await this.buildView(options, { kind: "auto" });
+      if (this.observers.length > 0) this.startObservers();
+      return view;
+    });
+  }
+
+  /** Resolves once the strategies' work between requests (`observe`) that earlier requests started has finished. */
+  async flushBackground(): Promise<void> {
+    while (this.background !== undefined) await this.background;
+  }
+
+  /** Starts the observers after this turn, so none of their work, not even a synchronous start, delays the answer. */
+  private startObservers(): void {
+    if (this.background !== undefined || this.backgroundAbort.signal.aborted) return;
+    const history = this.history.slice();
+    const signal = this.backgroundAbort.signal;
+    const run = async (): Promise<void> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const strategy of this.observers) {
+        if (signal.aborted) return;
+        try {
+          await strategy.observe!({
+            history,
+            state: this.stateStoreFor(strategy.name),
+            counter: this.counter,
+            signal,
+            emit: (event, payload) => void this.events.emit(event, payload),
+            countMessage: (message) => countMessageTokens(message, this.counter),
+          });
+        } catch (error) {
+          if (!signal.aborted) await this.events.emit("context:strategy_error", { strategy: strategy.name, error, consecutiveFailures: 1 });
+        }
+      }
+    };
+    this.background = run().finally(() => {
+      this.background = undefined;
+    });
   }
 
   compact(options: RequestOptions = {}): Promise<CompactResult> {
@@ -275,6 +318,9 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.closing ??= (async () => {
       // A barrier: operations queued before close(), and the state writes their strategies make, finish first.
       await this.queue.run(() => undefined);
+      // Work between requests is given up, and waited for, so it writes no state into a closed store.
+      this.backgroundAbort.abort();
+      await this.background;
       await this.store.close();
     })();
     return this.closing;
@@ -611,7 +657,10 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   /** Gives a strategy its own state store, whatever context the pipeline hands it. */
   private withOwnState(strategy: Strategy): Strategy {
     const apply: Strategy["apply"] = (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) });
-    return strategy.idleAfterMs === undefined ? { name: strategy.name, apply } : { name: strategy.name, apply, idleAfterMs: strategy.idleAfterMs };
+    const wrapped: { -readonly [Key in keyof Strategy]: Strategy[Key] } = { name: strategy.name, apply };
+    if (strategy.idleAfterMs !== undefined) wrapped.idleAfterMs = strategy.idleAfterMs;
+    if (strategy.observe !== undefined) wrapped.observe = (context) => strategy.observe!(context);
+    return wrapped;
   }
 
   private stateStoreFor(name: string): StrategyStateStore {

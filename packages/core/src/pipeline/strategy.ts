@@ -84,6 +84,22 @@ export interface Strategy {
    */
   readonly idleAfterMs?: number;
   apply(view: ViewDraft, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
+  /**
+   * Optional work between requests, off the request path: called after a request has been answered,
+   * never two at once, and aborted when the manager closes. A session memory keeps its summary up to
+   * date here, so `apply` needs no LLM call. A failure is reported as `context:strategy_error`.
+   */
+  observe?(context: ObserveContext): Promise<void> | void;
+}
+
+/** What `observe` sees: the history as it was when the request was answered, and the strategy's own state. */
+export interface ObserveContext {
+  readonly history: readonly Message[];
+  readonly state: StrategyStateStore;
+  readonly counter: TokenCounter;
+  readonly signal: AbortSignal;
+  readonly emit: ContextEventListener;
+  countMessage(message: Message): number;
 }
 
 export interface PipelineStep {
