@@ -7,6 +7,7 @@ import * as contextPersistent from "@ctxkit/context-persistent";
 import * as contextSimple from "@ctxkit/context-simple";
 import type { Coordinator } from "@ctxkit/core";
 import { afterAll } from "vitest";
+import { todoListReminder, withPostSummaryHooks } from "./post-summary-hooks.js";
 import { createSessionMemoryStrategy } from "./session-memory.js";
 import { createSummaryStrategy } from "./summary-strategy.js";
 
@@ -40,8 +41,11 @@ function withSessionMemory(module: ContextModule) {
     meta: module.meta,
     configSchema: module.configSchema,
     mount: (coordinator: Coordinator, config: object = {}) =>
-      mount(coordinator, { ...config, strategies: [createSessionMemoryStrategy({ updateEveryTokens: 1, keepRecentMessages: 2 }), "truncate"] }),
+      mount(coordinator, {
+        ...config,
+        strategies: [withPostSummaryHooks(createSessionMemoryStrategy({ updateEveryTokens: 1, keepRecentMessages: 2 }), [todoListReminder(), () => "keep going"]), "truncate"],
+      }),
   };
 }
 
-describeContextManager("context-simple with [session-memory, truncate]", withSessionMemory(contextSimple));
+describeContextManager("context-simple with [session-memory with post-summary hooks, truncate]", withSessionMemory(contextSimple));
