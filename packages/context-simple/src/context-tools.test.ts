@@ -63,7 +63,12 @@ describe("context tools", () => {
       const second = await createContextManager({ store, tokenizer: "estimate" });
       expect(await second.pinnedMessages()).toEqual([3]);
       expect((await second.getMessages())[3]).toEqual(history[3]);
+      await second.clear();
+      expect(await second.pinnedMessages()).toEqual([]);
       await second.close();
+      const third = await createContextManager({ store, tokenizer: "estimate" });
+      expect(await third.pinnedMessages()).toEqual([]);
+      await third.close();
     });
   });
 

@@ -193,9 +193,11 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     return this.whenUsable(() => {
       this.ignoresSetMessages = false;
       const durable = this.write(() => this.store.clear(this.strategyState.snapshot()));
-      const applied = this.queue.run(() => {
+      const applied = this.queue.run(async () => {
         this.ignoresSetMessages = false;
         this.reset([]);
+        // Pins name history indices, and the history they named is gone.
+        await this.pins.clear();
       });
       return settleBoth(durable, applied);
     });

@@ -38,6 +38,13 @@ export class PinSet {
     await (next.size === 0 ? this.state.delete(KEY) : this.state.set(KEY, this.list()));
   }
 
+  /** Removes every pin; resolves once that is recorded. */
+  async clear(): Promise<void> {
+    if (this.indices.size === 0) return;
+    this.indices = new Set();
+    await this.state.delete(KEY);
+  }
+
   /** `entry` marked as this pin set says, the same object when nothing changes. */
   mark(entry: ViewEntry): ViewEntry {
     if (entry.source.kind !== "history") return entry;
