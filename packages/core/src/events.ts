@@ -3,9 +3,10 @@ import type { PipelineStep } from "./pipeline/strategy.js";
 
 /**
  * Why a compaction ran: the view passed the threshold, the provider rejected the last view, the caller
- * forced it (`compact()`), or the budget grew enough that the view is rebuilt from the history.
+ * forced it (`compact()`), the budget grew enough that the view is rebuilt from the history, or a
+ * pause passed a strategy's `idleAfterMs` (microcompact), which then runs alone.
  */
-export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change";
+export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change" | "idle";
 
 export interface ContextEventMap {
   "context:pre_compact": { messageCount: number; tokenCount: number; budget: number; reason?: CompactionReason };
@@ -17,8 +18,12 @@ export interface ContextEventMap {
     durationMs: number;
     reason?: CompactionReason;
   };
-  /** Synthetic content (a summary, a repair notice) entered the view. */
-  "context:include": { source: string; messageCount: number; tokenCount: number };
+  /**
+   * Synthetic content (a summary, a repair notice) entered the view. For a summary, the history range
+   * it stands for: from the first message it replaced through `coveredThrough` (messages in that range
+   * that stayed verbatim, pinned ones say, are still in the view).
+   */
+  "context:include": { source: string; messageCount: number; tokenCount: number; coveredFrom?: number; coveredThrough?: number };
   "context:repair": { kind: "dangling_call" | "orphan_result"; toolCallIds: readonly string[] };
   "context:strategy_error": { strategy: string; error: unknown; consecutiveFailures: number };
   /** A persistent store cut off a torn final record when it opened. */

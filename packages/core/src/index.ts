@@ -82,6 +82,7 @@ export type {
   StrategyContext,
   StrategyResult,
   StrategyStateStore,
+  ObserveContext,
   ViewDraft,
   ViewEntry,
   ContextEdit,
@@ -89,7 +90,7 @@ export type {
   PipelineStep,
   PipelineResult,
 } from "./pipeline/strategy.js";
-export { createViewDraft, isProtectedEntry } from "./pipeline/view-draft.js";
+export { createViewDraft, isProtectedEntry, canDropUnit } from "./pipeline/view-draft.js";
 export { runPipeline, DEFAULT_STRATEGY_TIMEOUT_MS, type RunPipelineOptions } from "./pipeline/run-pipeline.js";
 export { withTimeout } from "./pipeline/with-timeout.js";
 export { CircuitBreaker, type CircuitBreakerOptions } from "./pipeline/circuit-breaker.js";
@@ -98,11 +99,17 @@ export { createMemoryStateStore } from "./pipeline/memory-state-store.js";
 export { clearToolResults, type ClearToolResultsOptions } from "./strategies/clear-tool-results.js";
 export { trimLongText, type TrimLongTextOptions } from "./strategies/trim-long-text.js";
 export { truncate, type TruncateOptions } from "./strategies/truncate.js";
+export { slidingWindow, type SlidingWindowOptions } from "./strategies/sliding-window.js";
+export { importance, type ImportanceOptions, type ImportanceWeights } from "./strategies/importance.js";
+export { offloadToolResults, type OffloadToolResultsOptions } from "./strategies/offload-tool-results.js";
+export { microcompact, isRerunnableToolResult, type MicrocompactOptions, type ToolResultClassifier } from "./strategies/microcompact.js";
 export {
   BUILT_IN_STRATEGIES,
+  BUILT_IN_STRATEGY_NAMES,
   createBuiltInStrategy,
   isBuiltInStrategyName,
   type BuiltInStrategyName,
+  type BuiltInStrategyOptions,
 } from "./strategies/built-in-strategies.js";
 
 export {
@@ -118,7 +125,8 @@ export {
 export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
 export { loadModule } from "./modules/load-module.js";
 export { parseConfig } from "./modules/parse-config.js";
-export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";
+export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput, type MountPlanOptions } from "./modules/mount-plan.js";
+export { loadMountPlan, MOUNT_PLAN_VARIABLE, type LoadMountPlanOptions } from "./modules/load-mount-plan.js";
 
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
 
@@ -126,9 +134,15 @@ export { ContextEngine, createContextManager, type ContextEngineOptions, type Cr
 export {
   contextConfigSchema,
   FALLBACK_BUDGET,
+  PRESETS,
+  type Preset,
   type ContextConfig,
   type ResolvedContextConfig,
   type StrategyEntry,
   type EventHandler,
 } from "./engine/context-config.js";
 export { mountContextManager } from "./engine/mount-context-manager.js";
+export { presetStrategies } from "./engine/resolve-strategies.js";
+
+export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
+export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";

@@ -6,6 +6,8 @@ import { describeContextManager, describeStrategy } from "@ctxkit/conformance/vi
 import * as contextPersistent from "@ctxkit/context-persistent";
 import * as contextSimple from "@ctxkit/context-simple";
 import { afterAll } from "vitest";
+import { todoListReminder, withPostSummaryHooks } from "./post-summary-hooks.js";
+import { createSessionMemoryStrategy } from "./session-memory.js";
 import { createSummaryStrategy } from "./summary-strategy.js";
 import type { Summarizer } from "./summarizer.js";
 
@@ -27,3 +29,10 @@ describeContextManager("context-persistent with [clear-tool-results, summary, tr
 
 // The strategy on its own, with a fresh breaker and cache for every draft.
 describeStrategy("summary", () => createSummaryStrategy());
+
+// Session memory updated after every request that adds a little, so the conformance sessions see it swapped in.
+describeContextManager("context-simple with [session-memory with post-summary hooks, truncate]", contextSimple, {
+  config: () => ({
+    strategies: [withPostSummaryHooks(createSessionMemoryStrategy({ updateEveryTokens: 1, keepRecentMessages: 2 }), [todoListReminder(), () => "keep going"]), "truncate"],
+  }),
+});

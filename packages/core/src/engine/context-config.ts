@@ -3,11 +3,11 @@ import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import { DEFAULT_STRATEGY_TIMEOUT_MS } from "../pipeline/run-pipeline.js";
 import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
-import { BUILT_IN_STRATEGIES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
+import { BUILT_IN_STRATEGY_NAMES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { z } from "zod";
 
-const BUILT_IN_NAMES = BUILT_IN_STRATEGIES as readonly [BuiltInStrategyName, ...BuiltInStrategyName[]];
+const BUILT_IN_NAMES = BUILT_IN_STRATEGY_NAMES as readonly [BuiltInStrategyName, ...BuiltInStrategyName[]];
 
 const isStrategy = (value: unknown): value is Strategy =>
   typeof value === "object" &&
@@ -29,6 +29,10 @@ const strategyEntrySchema = z.union([
   z.custom<Strategy>(isStrategy, { message: "expected a built-in strategy name, { name, options }, or a Strategy object" }),
 ]);
 
+/** The named pipelines an operator picks from without writing a strategy list. */
+export const PRESETS = ["auto", "truncate", "summarize"] as const;
+export type Preset = (typeof PRESETS)[number];
+
 const ratio = z.number().gt(0, "must be greater than 0").lte(1, "must be at most 1");
 
 export const contextConfigSchema = z
@@ -45,7 +49,19 @@ export const contextConfigSchema = z
       ])
       .default("o200k_base"),
     protectFirst: z.number().int().nonnegative().default(0),
-    strategies: z.array(strategyEntrySchema).default(["clear-tool-results", "trim-long-text", "truncate"]),
+    /**
+     * The strategy list; without it, the `preset`'s. Give one or the other: a preset names a whole
+     * pipeline, so it cannot be combined with a list.
+     */
+    strategies: z.array(strategyEntrySchema).optional(),
+    /**
+     * A named pipeline. `truncate`: clear-tool-results, trim-long-text, truncate. `summarize`:
+     * clear-tool-results, `summaryStrategy`, truncate. `auto` (the default): `summarize` when a
+     * `summaryStrategy` is given, `truncate` otherwise.
+     */
+    preset: z.enum(PRESETS).optional(),
+    /** The summary strategy the `summarize` and `auto` presets run (e.g. `createSummaryStrategy()`); a mount plan fills it in from the mounted providers. */
+    summaryStrategy: z.custom<Strategy>(isStrategy, { message: "expected a Strategy object (e.g. createSummaryStrategy())" }).optional(),
     onEvent: z.custom<EventHandler>((value) => typeof value === "function", { message: "expected a function" }).optional(),
     /** How long one strategy may run before the pipeline goes on without it (it counts as failed). */
     strategyTimeoutMs: z.number().int().positive().default(DEFAULT_STRATEGY_TIMEOUT_MS),
@@ -53,6 +69,15 @@ export const contextConfigSchema = z
     eventHandlerTimeoutMs: z.number().int().positive().default(DEFAULT_EVENT_HANDLER_TIMEOUT_MS),
   })
   .superRefine((config, context) => {
+    if (config.preset !== undefined && config.strategies !== undefined) {
+      context.addIssue({ code: "custom", path: ["preset"], message: "give either preset or strategies, not both: a preset is a whole strategy list" });
+    }
+    if (config.preset === "summarize" && config.summaryStrategy === undefined) {
+      context.addIssue({ code: "custom", path: ["summaryStrategy"], message: 'preset "summarize" needs a summary strategy: pass createSummaryStrategy() from @ctxkit/strategy-summary, or mount through a plan' });
+    }
+    if (config.summaryStrategy !== undefined && config.strategies !== undefined) {
+      context.addIssue({ code: "custom", path: ["summaryStrategy"], message: "is used only by a preset; put the strategy in the strategies list instead" });
+    }
     if (config.targetRatio > config.compactThreshold) {
       context.addIssue({ code: "custom", path: ["targetRatio"], message: "must not exceed compactThreshold, or every view would compact" });
     }

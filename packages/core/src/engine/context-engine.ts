@@ -9,6 +9,7 @@ import { runPipeline } from "../pipeline/run-pipeline.js";
 import type { CompactionReason } from "../events.js";
 import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, isProtectedEntry } from "../pipeline/view-draft.js";
+import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverage.js";
 import type {
   CompactCapability,
   CompactResult,
@@ -36,9 +37,10 @@ import { contextConfigSchema, type ContextConfig, type EventHandler, type Resolv
 import { EventSink } from "./event-sink.js";
 import { OperationQueue } from "./operation-queue.js";
 import { OverflowShrink } from "./overflow-shrink.js";
+import { PIN_STATE, PinSet } from "./pin-set.js";
 import { RequestOverhead } from "./request-overhead.js";
 import { resolveRequestBudget } from "./resolve-request-budget.js";
-import { resolveStrategies } from "./resolve-strategies.js";
+import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
 import { StickyView } from "./sticky-view.js";
 import { StoreStrategyState } from "./store-strategy-state.js";
 import { UsageCalibration } from "./usage-calibration.js";
@@ -72,6 +74,15 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   readonly opened: Promise<void>;
   private readonly store: MessageStore;
   private readonly strategies: readonly Strategy[];
+  /** Strategies that also run after a pause (`idleAfterMs`); empty in the usual case, which then costs nothing. */
+  private readonly idleStrategies: readonly Strategy[];
+  /** Strategies with `observe`, run between requests; empty in the usual case, which then costs nothing. */
+  private readonly observers: readonly Strategy[];
+  /** The observe pass running now, if any; the next request starts the next one once it is done. */
+  private background: Promise<void> | undefined;
+  private readonly backgroundAbort = new AbortController();
+  /** When the last request was served (`Date.now()`), read only when `idleStrategies` is not empty. */
+  private lastRequestAt: number | undefined;
   private readonly events: EventSink;
   private readonly queue = new OperationQueue();
   private readonly strategyState: StoreStrategyState;
@@ -79,6 +90,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   private readonly overflow = new OverflowShrink();
   private readonly overhead: RequestOverhead;
   private readonly calibration = new UsageCalibration();
+  private readonly pins: PinSet;
   private breaker = new CircuitBreaker();
   private isOpen = false;
   private failure: { readonly error: unknown } | undefined;
@@ -111,7 +123,10 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
     this.overhead = new RequestOverhead(this.counter);
     this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
-    this.strategies = resolveStrategies(this.config.strategies).map((strategy) => this.withOwnState(strategy));
+    this.pins = new PinSet(this.stateStoreFor(PIN_STATE));
+    this.strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.withOwnState(strategy));
+    this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
+    this.observers = this.strategies.filter((strategy) => strategy.observe !== undefined);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
@@ -178,16 +193,55 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     return this.whenUsable(() => {
       this.ignoresSetMessages = false;
       const durable = this.write(() => this.store.clear(this.strategyState.snapshot()));
-      const applied = this.queue.run(() => {
+      const applied = this.queue.run(async () => {
         this.ignoresSetMessages = false;
         this.reset([]);
+        // Pins name history indices, and the history they named is gone.
+        await this.pins.clear();
       });
       return settleBoth(durable, applied);
     });
   }
 
   getMessagesForRequest(options: RequestOptions = {}): Promise<Message[]> {
-    return this.request(options, async () => (await this.buildView(options, { kind: "auto" })).view);
+    return this.request(options, async () => {
+      const { view } = await this.buildView(options, { kind: "auto" });
+      if (this.observers.length > 0) this.startObservers();
+      return view;
+    });
+  }
+
+  /** Resolves once the strategies' work between requests (`observe`) that earlier requests started has finished. */
+  async flushBackground(): Promise<void> {
+    while (this.background !== undefined) await this.background;
+  }
+
+  /** Starts the observers after this turn, so none of their work, not even a synchronous start, delays the answer. */
+  private startObservers(): void {
+    if (this.background !== undefined || this.backgroundAbort.signal.aborted) return;
+    const history = this.history.slice();
+    const signal = this.backgroundAbort.signal;
+    const run = async (): Promise<void> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const strategy of this.observers) {
+        if (signal.aborted) return;
+        try {
+          await strategy.observe!({
+            history,
+            state: this.stateStoreFor(strategy.name),
+            counter: this.counter,
+            signal,
+            emit: (event, payload) => void this.events.emit(event, payload),
+            countMessage: (message) => countMessageTokens(message, this.counter),
+          });
+        } catch (error) {
+          if (!signal.aborted) await this.events.emit("context:strategy_error", { strategy: strategy.name, error, consecutiveFailures: 1 });
+        }
+      }
+    };
+    this.background = run().finally(() => {
+      this.background = undefined;
+    });
   }
 
   compact(options: RequestOptions = {}): Promise<CompactResult> {
@@ -224,6 +278,39 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     });
   }
 
+  /**
+   * Pins the history message at `index` (negative counts from the end): no strategy drops or shortens
+   * it from now on. The pin is kept in the session's state, not in the message, which stays as it was
+   * written. A message an earlier compaction already dropped comes back when the view is next rebuilt
+   * from the history. Resolves to the history index pinned.
+   */
+  pinMessage(index: number): Promise<number> {
+    return this.setPin(index, true);
+  }
+
+  /** Removes a pin made with `pinMessage` (a pin in the message's own metadata stays). Resolves to the history index. */
+  unpinMessage(index: number): Promise<number> {
+    return this.setPin(index, false);
+  }
+
+  /** The history indices pinned with `pinMessage`, ascending. */
+  pinnedMessages(): Promise<number[]> {
+    return this.read(undefined, async () => this.pins.list());
+  }
+
+  private setPin(index: number, isPinned: boolean): Promise<number> {
+    return this.read(undefined, async () => {
+      const resolved = Number.isInteger(index) && index < 0 ? this.history.length + index : index;
+      if (!Number.isInteger(index) || resolved < 0 || resolved >= this.history.length) {
+        const range = this.history.length === 0 ? "the history is empty" : `0 to ${this.history.length - 1}, or -1 for the latest`;
+        throw new ContextValidationError([{ path: "index", message: `must be the index of a message in the history (${range}); received ${String(index)}` }]);
+      }
+      await this.pins.set(resolved, isPinned);
+      this.view.remark((entry) => this.pins.mark(entry));
+      return resolved;
+    });
+  }
+
   usage(): Promise<ContextUsage | undefined> {
     return this.whenUsable(() => this.queue.run(() => (this.lastUsage === undefined ? undefined : { ...this.lastUsage })));
   }
@@ -233,6 +320,9 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     this.closing ??= (async () => {
       // A barrier: operations queued before close(), and the state writes their strategies make, finish first.
       await this.queue.run(() => undefined);
+      // Work between requests is given up, and waited for, so it writes no state into a closed store.
+      this.backgroundAbort.abort();
+      await this.background;
       await this.store.close();
     })();
     return this.closing;
@@ -255,6 +345,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     // Stores hand back what they read; freezing here covers one that did not.
     this.reset(session.messages.map((message) => deepFreeze(message)));
     this.strategyState.load(session.state);
+    this.pins.reload();
     const droppedBytes = session.droppedBytes ?? 0;
     if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
   }
@@ -277,7 +368,11 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
       await this.apply(update.session);
     } else if (update.kind === "appended") {
       for (const message of update.messages) this.history.push(deepFreeze(message));
-      if (update.state !== undefined) this.strategyState.load(update.state);
+      if (update.state !== undefined) {
+        this.strategyState.load(update.state);
+        this.pins.reload();
+        this.view.remark((entry) => this.pins.mark(entry));
+      }
     }
   }
 
@@ -345,6 +440,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     if (mode.kind === "force") reason = "forced";
     else if (mode.kind === "overflow") reason = "overflow";
     else if (this.view.tokens > trigger) reason = "threshold";
+    else if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) reason = "idle";
     // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
     else if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) reason = "budget-change";
     return { requestBudget, overheadTokens, budget, openUnitStart, reason };
@@ -369,6 +465,7 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     }
     const compacted = reason !== undefined;
     this.settle(openUnitStart, compacted);
+    if (this.idleStrategies.length > 0) this.lastRequestAt = Date.now();
     this.lastUsage = {
       tokens: this.view.tokens,
       budget: requestBudget,
@@ -404,7 +501,8 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
         return { message, tokens: countMessageTokens(message, this.counter), source: { kind: "synthetic", origin: "repair" } };
       }
       const index = from + source;
-      return this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
+      const entry: ViewEntry = this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
+      return this.pins.size === 0 ? entry : this.pins.mark(entry);
     });
     const repairs = repaired.repairs.filter((repair) => {
       const key = `${repair.kind}:${from + repair.index}`;
@@ -470,9 +568,12 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     const started = performance.now();
     const before = await this.compactionStart(reason);
     await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
-    const target = Math.floor(this.config.targetRatio * budget);
+    // A pass after a pause runs only the strategies it is due for, and lets them do all they do.
+    const isIdle = reason === "idle";
+    const target = isIdle ? 0 : Math.floor(this.config.targetRatio * budget);
+    const strategies = isIdle ? this.dueIdleStrategies() : this.strategies;
     const { strategyTimeoutMs } = this.config;
-    const result = await runPipeline(before, this.strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker, strategyTimeoutMs });
+    const result = await runPipeline(before, strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker, strategyTimeoutMs });
     let view = result.view;
     const steps = result.steps;
     if (view.tokens > budget) {
@@ -521,12 +622,14 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
   /** Announces synthetic content (a summary, say) that a compaction brought into the view. */
   private async reportIncluded(before: ViewDraft, after: ViewDraft): Promise<void> {
     const previous = new Set(before.entries.map((entry) => entry.message));
-    const added = new Map<string, { messageCount: number; tokenCount: number }>();
+    const added = new Map<string, { messageCount: number; tokenCount: number; coveredFrom?: number; coveredThrough?: number }>();
     for (const entry of after.entries) {
       if (entry.source.kind !== "synthetic" || previous.has(entry.message)) continue;
       const totals = added.get(entry.source.origin) ?? { messageCount: 0, tokenCount: 0 };
       totals.messageCount += 1;
       totals.tokenCount += entry.tokens;
+      const coveredThrough = isSummaryEntry(entry) ? readSummaryCoverage(entry.message) : undefined;
+      if (coveredThrough !== undefined) Object.assign(totals, { coveredFrom: firstReplaced(after, coveredThrough), coveredThrough });
       added.set(entry.source.origin, totals);
     }
     for (const [source, totals] of added) await this.events.emit("context:include", { source, ...totals });
@@ -546,12 +649,20 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     };
   }
 
+  /** The strategies whose pause has passed since the last request; none before the first request. */
+  private dueIdleStrategies(): Strategy[] {
+    if (this.lastRequestAt === undefined) return [];
+    const idleFor = Date.now() - this.lastRequestAt;
+    return this.idleStrategies.filter((strategy) => idleFor >= strategy.idleAfterMs!);
+  }
+
   /** Gives a strategy its own state store, whatever context the pipeline hands it. */
   private withOwnState(strategy: Strategy): Strategy {
-    return {
-      name: strategy.name,
-      apply: (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) }),
-    };
+    const apply: Strategy["apply"] = (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) });
+    const wrapped: { -readonly [Key in keyof Strategy]: Strategy[Key] } = { name: strategy.name, apply };
+    if (strategy.idleAfterMs !== undefined) wrapped.idleAfterMs = strategy.idleAfterMs;
+    if (strategy.observe !== undefined) wrapped.observe = (context) => strategy.observe!(context);
+    return wrapped;
   }
 
   private stateStoreFor(name: string): StrategyStateStore {
@@ -594,6 +705,15 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     guarded.catch(() => {});
     return guarded;
   }
+}
+
+/** The first history index up to `coveredThrough` that `view` no longer holds verbatim: where a summary's range begins. */
+function firstReplaced(view: ViewDraft, coveredThrough: number): number {
+  const verbatim = new Set<number>();
+  for (const entry of view.entries) if (entry.source.kind === "history" && entry.source.index <= coveredThrough) verbatim.add(entry.source.index);
+  let index = 0;
+  while (index < coveredThrough && verbatim.has(index)) index += 1;
+  return index;
 }
 
 const settleBoth = (first: Promise<void>, second: Promise<void>): Promise<void> => Promise.all([first, second]).then(() => undefined);

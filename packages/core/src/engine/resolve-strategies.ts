@@ -1,7 +1,16 @@
-// Turns the config's strategy list into Strategy objects, in order.
+// Turns the config's strategy list, or its preset's, into Strategy objects, in order.
 import type { Strategy } from "../pipeline/strategy.js";
-import { createBuiltInStrategy } from "../strategies/built-in-strategies.js";
-import type { StrategyEntry } from "./context-config.js";
+import { BUILT_IN_STRATEGIES, createBuiltInStrategy } from "../strategies/built-in-strategies.js";
+import type { ResolvedContextConfig, StrategyEntry } from "./context-config.js";
+
+/** The strategy list `config` names: its own, or the one its preset (default `auto`) stands for. */
+export function presetStrategies(config: Pick<ResolvedContextConfig, "strategies" | "preset" | "summaryStrategy">): StrategyEntry[] {
+  if (config.strategies !== undefined) return config.strategies;
+  const { preset = "auto", summaryStrategy } = config;
+  // The summary replaces trim-long-text: it shortens the old part as a whole, and the recent part stays verbatim.
+  if (preset !== "truncate" && summaryStrategy !== undefined) return ["clear-tool-results", summaryStrategy, "truncate"];
+  return [...BUILT_IN_STRATEGIES];
+}
 
 export function resolveStrategies(entries: readonly StrategyEntry[]): Strategy[] {
   return entries.map((entry) => {

@@ -23,6 +23,11 @@ export class StickyView {
     for (const entry of tail) this.push(entry);
   }
 
+  /** Replaces entries `update` changes (a pin, say) in place; the messages and token counts stay. */
+  remark(update: (entry: ViewEntry) => ViewEntry): void {
+    for (let position = 0; position < this.entries.length; position += 1) this.entries[position] = update(this.entries[position]!);
+  }
+
   /** Replaces the whole view, after a compaction. */
   replace(entries: readonly ViewEntry[]): void {
     this.truncateTo(0, 0);

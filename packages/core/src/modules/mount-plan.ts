@@ -2,8 +2,11 @@
 import { z } from "zod";
 import type { Coordinator } from "../coordinator/coordinator.js";
 import { ModuleLoadError } from "../errors.js";
+import { PRESETS } from "../engine/context-config.js";
+import type { Strategy } from "../pipeline/strategy.js";
 import type { ContextManager } from "../protocol.js";
 import { loadModule } from "./load-module.js";
+import type { StrategyModule } from "./module.js";
 import { parseConfig } from "./parse-config.js";
 
 const moduleEntrySchema = z.strictObject({
@@ -12,14 +15,24 @@ const moduleEntrySchema = z.strictObject({
   config: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** A built-in strategy name (the context module resolves it) or a strategy module to load. */
-const strategyEntrySchema = z.union([z.string().min(1, "give a built-in strategy name"), moduleEntrySchema]);
+/** A built-in strategy by name, with or without options (the context module checks both), or a strategy module to load. */
+const namedEntrySchema = z.strictObject({ name: z.string().min(1, "give a built-in strategy name"), options: z.record(z.string(), z.unknown()).optional() });
+
+// An object entry is checked against one shape, picked by its keys, so its problems are reported
+// against that shape rather than as "matches none of the allowed shapes".
+const objectEntrySchema = z.looseObject({}).superRefine((value, context) => {
+  const schema = "name" in value && !("module" in value) ? namedEntrySchema : moduleEntrySchema;
+  const result = schema.safeParse(value);
+  if (!result.success) for (const issue of result.error.issues) context.addIssue({ ...issue } as never);
+});
+
+const strategyEntrySchema = z.union([z.string().min(1, "give a built-in strategy name"), objectEntrySchema]);
 
 export const mountPlanSchema = z.strictObject({
   context: z.strictObject({
     module: moduleEntrySchema.shape.module,
     // Loose: every key but `strategies` belongs to the context module, whose own schema checks it.
-    config: z.looseObject({ strategies: z.array(strategyEntrySchema).optional() }).optional(),
+    config: z.looseObject({ strategies: z.array(strategyEntrySchema).optional(), preset: z.enum(PRESETS).optional() }).optional(),
   }),
 });
 
@@ -30,6 +43,38 @@ export type MountPlan = z.output<typeof mountPlanSchema>;
 export interface MountPlanOptions {
   /** Where relative module paths are resolved. Defaults to `process.cwd()`. */
   cwd?: string;
+  /** The strategy module the `summarize` and `auto` presets load. Defaults to `@ctxkit/strategy-summary`. */
+  summaryModule?: string;
+}
+
+const SUMMARY_MODULE = "@ctxkit/strategy-summary";
+
+/** The first mounted provider that can write a summary (has `complete`), by name. */
+function findCompletionProvider(coordinator: Coordinator): string | undefined {
+  for (const [name, provider] of coordinator.get("providers")) {
+    if (typeof (provider as { complete?: unknown }).complete === "function") return name;
+  }
+  return undefined;
+}
+
+/**
+ * The summary strategy a preset asks for, or undefined. `summarize` always gets one: with the first
+ * mounted provider that can complete, else the extractive summarizer (no LLM). `auto` gets one only
+ * when such a provider is mounted and the summary module can be loaded; otherwise it truncates.
+ */
+async function resolvePresetSummary(config: Record<string, unknown>, coordinator: Coordinator, cwd: string, specifier: string): Promise<Strategy | undefined> {
+  const { preset } = config;
+  if ((preset !== "summarize" && preset !== "auto") || config["strategies"] !== undefined || config["summaryStrategy"] !== undefined) return undefined;
+  const provider = findCompletionProvider(coordinator);
+  if (preset === "auto" && provider === undefined) return undefined;
+  let module: StrategyModule;
+  try {
+    module = await loadModule(specifier, { type: "strategy", cwd });
+  } catch (error) {
+    if (preset === "summarize") throw error;
+    return undefined;
+  }
+  return module.createStrategy(provider === undefined ? {} : { provider }, coordinator);
 }
 
 
@@ -75,6 +120,8 @@ export async function mountPlan(coordinator: Coordinator, plan: MountPlanInput, 
   if (context.config?.strategies !== undefined) {
     config = { ...context.config, strategies: await resolveStrategyModules(context.config.strategies, coordinator, { cwd }) };
   }
+  const summaryStrategy = await resolvePresetSummary(config, coordinator, cwd, options.summaryModule ?? SUMMARY_MODULE);
+  if (summaryStrategy !== undefined) config = { ...config, summaryStrategy };
 
   const before = coordinator.get("context");
   const cleanup = await module.mount(coordinator, config);

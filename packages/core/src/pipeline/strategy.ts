@@ -25,6 +25,8 @@ export interface ViewEntry {
   readonly source: EntrySource;
   /** Set when a strategy shortened this history message (`replaceEntryMessage`). */
   readonly edit?: ContextEdit;
+  /** Pinned through the manager (`pinMessage`), not in the message's metadata: protected like a pinned message. */
+  readonly pinned?: true;
 }
 
 /** An immutable candidate view. Build one with `createViewDraft`; never mutate it. */
@@ -76,7 +78,28 @@ export interface StrategyResult {
 
 export interface Strategy {
   readonly name: string;
+  /**
+   * Set by a strategy that also runs after a pause: when no request came for this long, the next one
+   * runs it (alone, with a target of 0) even under the threshold. The compaction's reason is `idle`.
+   */
+  readonly idleAfterMs?: number;
   apply(view: ViewDraft, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
+  /**
+   * Optional work between requests, off the request path: called after a request has been answered,
+   * never two at once, and aborted when the manager closes. A session memory keeps its summary up to
+   * date here, so `apply` needs no LLM call. A failure is reported as `context:strategy_error`.
+   */
+  observe?(context: ObserveContext): Promise<void> | void;
+}
+
+/** What `observe` sees: the history as it was when the request was answered, and the strategy's own state. */
+export interface ObserveContext {
+  readonly history: readonly Message[];
+  readonly state: StrategyStateStore;
+  readonly counter: TokenCounter;
+  readonly signal: AbortSignal;
+  readonly emit: ContextEventListener;
+  countMessage(message: Message): number;
 }
 
 export interface PipelineStep {

@@ -32,7 +32,7 @@ export interface EntryProtection {
 export function isProtectedEntry(view: ViewDraft, index: number, protectFirst: number): EntryProtection {
   const entry = view.entries[index];
   if (entry === undefined) throw new RangeError(`No entry at index ${index}; the view has ${view.entries.length}.`);
-  const isFixed = isInstruction(entry.message) || isPinned(entry.message);
+  const isFixed = isInstruction(entry.message) || isPinned(entry.message) || entry.pinned === true;
   const isProtectedPrefix = entry.source.kind === "history" && entry.source.index < protectFirst;
   return {
     canDrop: !isFixed && !isProtectedPrefix && index < view.currentTurnStart && !standsForCurrentTurn(view, entry),

@@ -6,7 +6,7 @@ import { ContextConfigError } from "../errors.js";
 import type { Strategy, ViewDraft } from "../pipeline/strategy.js";
 import { isProtectedEntry } from "../pipeline/view-draft.js";
 import { checkToolPairs } from "../units/check-tool-pairs.js";
-import { BUILT_IN_STRATEGIES, createBuiltInStrategy, isBuiltInStrategyName } from "./built-in-strategies.js";
+import { BUILT_IN_STRATEGIES, BUILT_IN_STRATEGY_NAMES, createBuiltInStrategy, isBuiltInStrategyName } from "./built-in-strategies.js";
 
 describe("built-in strategies", () => {
   describe("BUILT_IN_STRATEGIES", () => {
@@ -17,18 +17,21 @@ describe("built-in strategies", () => {
 
   describe("isBuiltInStrategyName", () => {
     it("should accept exactly the built-in names", () => {
-      expect(BUILT_IN_STRATEGIES.every(isBuiltInStrategyName)).toBe(true);
+      expect(BUILT_IN_STRATEGY_NAMES.every(isBuiltInStrategyName)).toBe(true);
+      expect(BUILT_IN_STRATEGY_NAMES).toEqual([...BUILT_IN_STRATEGIES, "sliding-window", "importance", "microcompact", "offload-tool-results"]);
       expect([undefined, 1, "summary", "Truncate", "toString"].some(isBuiltInStrategyName)).toBe(false);
     });
   });
 
   describe("createBuiltInStrategy", () => {
     it("should create each strategy under its own name", () => {
-      for (const name of BUILT_IN_STRATEGIES) expect(createBuiltInStrategy(name).name).toBe(name);
+      for (const name of BUILT_IN_STRATEGY_NAMES) expect(createBuiltInStrategy(name).name).toBe(name);
     });
 
     it("should pass the options on", () => {
       expect(() => createBuiltInStrategy("clear-tool-results", { keepRecent: -1 })).toThrow(ContextConfigError);
+      expect(() => createBuiltInStrategy("sliding-window", { windowSize: 0 })).toThrow(ContextConfigError);
+      expect(createBuiltInStrategy("microcompact", { idleMs: null }).idleAfterMs).toBeUndefined();
     });
 
     it("should reject an unknown name from an untyped caller", () => {
@@ -67,6 +70,15 @@ const strategyArbitrary: fc.Arbitrary<Strategy> = fc.oneof(
   fc.nat({ max: 6 }).map((keepRecent) => createBuiltInStrategy("clear-tool-results", { keepRecent })),
   fc.integer({ min: 20, max: 400 }).map((maxChars) => createBuiltInStrategy("trim-long-text", { maxChars })),
   fc.nat({ max: 4 }).map((protectFirst) => createBuiltInStrategy("truncate", { protectFirst })),
+  fc.nat({ max: 6 }).map((keepRecent) => createBuiltInStrategy("microcompact", { keepRecent, isClearable: () => true })),
+  fc.constant(createBuiltInStrategy("importance")),
+  fc.integer({ min: 1, max: 200 }).map((minTokens) => createBuiltInStrategy("offload-tool-results", { minTokens, keepRecent: 0 })),
+);
+
+// A sliding window keeps to its message count whatever the target, so it joins only the invariant property.
+const anyStrategyArbitrary: fc.Arbitrary<Strategy> = fc.oneof(
+  strategyArbitrary,
+  fc.integer({ min: 1, max: 12 }).map((windowSize) => createBuiltInStrategy("sliding-window", { windowSize })),
 );
 
 describe("built-in strategies (properties)", () => {
@@ -74,7 +86,7 @@ describe("built-in strategies (properties)", () => {
     await fc.assert(
       fc.asyncProperty(
         historyArbitrary({ broken: true, hugeOutputs: true, maxUnits: 10 }),
-        strategyArbitrary,
+        anyStrategyArbitrary,
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.nat({ max: 4 }),
         async (history, strategy, targetRatio, protectFirst) => {
@@ -110,5 +122,6 @@ describe("built-in strategies (properties)", () => {
 describe("createBuiltInStrategy options", () => {
   it("should reject an unknown option key instead of ignoring it", () => {
     expect(() => createBuiltInStrategy("clear-tool-results", { keepRecnt: 2 } as never)).toThrow(/keepRecnt: unknown option/);
+    expect(() => createBuiltInStrategy("sliding-window", { size: 2 } as never)).toThrow(/size: unknown option/);
   });
 });

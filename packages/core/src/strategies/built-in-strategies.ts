@@ -1,59 +1,67 @@
-// The built-in strategies by name, as a mount plan selects them.
+// The built-in strategies by name, as a config or a mount plan selects them (with their options as data).
 import { ContextConfigError } from "../errors.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import { clearToolResults, type ClearToolResultsOptions } from "./clear-tool-results.js";
+import { importance, type ImportanceOptions } from "./importance.js";
+import { microcompact, type MicrocompactOptions } from "./microcompact.js";
+import { offloadToolResults, type OffloadToolResultsOptions } from "./offload-tool-results.js";
+import { slidingWindow, type SlidingWindowOptions } from "./sliding-window.js";
 import { trimLongText, type TrimLongTextOptions } from "./trim-long-text.js";
 import { truncate, type TruncateOptions } from "./truncate.js";
-
-export type BuiltInStrategyName = "clear-tool-results" | "trim-long-text" | "truncate";
 
 export interface BuiltInStrategyOptions {
   "clear-tool-results": ClearToolResultsOptions;
   "trim-long-text": TrimLongTextOptions;
   truncate: TruncateOptions;
+  "sliding-window": SlidingWindowOptions;
+  importance: ImportanceOptions;
+  microcompact: MicrocompactOptions;
+  "offload-tool-results": OffloadToolResultsOptions;
 }
+
+export type BuiltInStrategyName = keyof BuiltInStrategyOptions;
 
 /**
  * The default order: the cheapest loss first. Clearing old tool results loses the least the model still
  * needs, trimming keeps every message's head and tail, and truncation removes whole units last.
  */
-export const BUILT_IN_STRATEGIES: readonly BuiltInStrategyName[] = Object.freeze([
-  "clear-tool-results",
-  "trim-long-text",
-  "truncate",
-]);
+export const BUILT_IN_STRATEGIES: readonly BuiltInStrategyName[] = Object.freeze(["clear-tool-results", "trim-long-text", "truncate"]);
 
-export function isBuiltInStrategyName(value: unknown): value is BuiltInStrategyName {
-  return typeof value === "string" && (BUILT_IN_STRATEGIES as readonly string[]).includes(value);
+interface Factory {
+  readonly create: (options: never) => Strategy;
+  /** The option keys a config may set; a misspelt one would otherwise be silently ignored. */
+  readonly keys: readonly string[];
 }
 
-const OPTION_KEYS: Record<BuiltInStrategyName, readonly string[]> = {
-  "clear-tool-results": ["keepRecent", "placeholder"],
-  "trim-long-text": ["maxChars", "headChars", "tailChars"],
-  truncate: ["protectFirst"],
+const FACTORIES: { readonly [Name in BuiltInStrategyName]: Factory } = {
+  "clear-tool-results": { create: clearToolResults, keys: ["keepRecent", "placeholder"] },
+  "trim-long-text": { create: trimLongText, keys: ["maxChars", "headChars", "tailChars"] },
+  truncate: { create: truncate, keys: ["protectFirst"] },
+  "sliding-window": { create: slidingWindow, keys: ["windowSize"] },
+  importance: { create: importance, keys: ["weights"] },
+  microcompact: { create: microcompact, keys: ["keepRecent", "idleMs", "isClearable"] },
+  "offload-tool-results": { create: offloadToolResults, keys: ["minTokens", "keepRecent", "previewChars"] },
 };
 
-export function createBuiltInStrategy<Name extends BuiltInStrategyName>(
-  name: Name,
-  options?: BuiltInStrategyOptions[Name],
-): Strategy {
-  const known = OPTION_KEYS[name as BuiltInStrategyName] ?? [];
-  const unknown = Object.keys(options ?? {}).filter((key) => !known.includes(key));
-  if (isBuiltInStrategyName(name) && unknown.length > 0) {
-    // A misspelt option would otherwise be silently ignored.
-    throw new ContextConfigError(name, unknown.map((key) => ({ path: key, message: `unknown option; expected one of ${known.join(", ")}` })));
+/** Every name `createBuiltInStrategy` accepts, the defaults first. */
+export const BUILT_IN_STRATEGY_NAMES: readonly BuiltInStrategyName[] = Object.freeze(Object.keys(FACTORIES) as BuiltInStrategyName[]);
+
+export function isBuiltInStrategyName(value: unknown): value is BuiltInStrategyName {
+  return typeof value === "string" && Object.hasOwn(FACTORIES, value);
+}
+
+export function createBuiltInStrategy<Name extends BuiltInStrategyName>(name: Name, options?: BuiltInStrategyOptions[Name]): Strategy {
+  if (!isBuiltInStrategyName(name)) {
+    // Reached only from untyped callers, e.g. a config file that skipped validation.
+    throw new ContextConfigError(String(name), [{ path: "name", message: `unknown built-in strategy; expected one of ${BUILT_IN_STRATEGY_NAMES.join(", ")}` }]);
   }
-  switch (name as BuiltInStrategyName) {
-    case "clear-tool-results":
-      return clearToolResults(options as ClearToolResultsOptions | undefined);
-    case "trim-long-text":
-      return trimLongText(options as TrimLongTextOptions | undefined);
-    case "truncate":
-      return truncate(options as TruncateOptions | undefined);
-    default:
-      // Reached only from untyped callers, e.g. a config file that skipped validation.
-      throw new ContextConfigError(String(name), [
-        { path: "name", message: `unknown built-in strategy; expected one of ${BUILT_IN_STRATEGIES.join(", ")}` },
-      ]);
+  const { create, keys } = FACTORIES[name];
+  if (options !== undefined && (typeof options !== "object" || options === null || Array.isArray(options))) {
+    throw new ContextConfigError(name, [{ path: "options", message: "must be an object of options" }]);
   }
+  const unknown = Object.keys(options ?? {}).filter((key) => !keys.includes(key));
+  if (unknown.length > 0) {
+    throw new ContextConfigError(name, unknown.map((key) => ({ path: key, message: `unknown option; expected one of ${keys.join(", ")}` })));
+  }
+  return create((options ?? {}) as never);
 }

@@ -118,4 +118,14 @@ describe("clearToolResults", () => {
       expect(view.entries).toEqual(before);
     });
   });
+
+  it("should leave a synthetic repair result alone, since a trailing unit's are rebuilt on every request (regression)", async () => {
+    const view = createTestView([userMessage("go"), toolCallMessage("a", "b"), toolResultMessage("a", "x ".repeat(300))], [
+      { kind: "history", index: 0 },
+      { kind: "history", index: 1 },
+      { kind: "synthetic", origin: "repair" },
+    ]);
+    const result = await clearToolResults({ keepRecent: 0, placeholder: "" }).apply(view, createTestContext());
+    expect(result).toEqual({ view, applied: false });
+  });
 });

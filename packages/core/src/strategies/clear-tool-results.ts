@@ -40,7 +40,8 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
         if (tokens <= context.target) break;
         const entry = view.entries[index]!;
         const message = entry.message as ToolMessage;
-        if (findContextEdit(entry)?.strategy === NAME) continue;
+        // A synthetic result (a repair notice) is a few tokens, and a trailing unit's are rebuilt on every request: clearing one would not last.
+        if (entry.source.kind !== "history" || findContextEdit(entry)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
         const cleared = replaceEntryMessage(entry, { ...message, content: placeholderFor(originalTokens) }, NAME, context.countMessage);
