@@ -1,0 +1,76 @@
+import type { ContextManager } from "@ctxkit/core";
+import { generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from "ai";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createScriptedModel, createSmallManager, expectValidPrompt, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
+import { contextMiddleware } from "./context-middleware.js";
+import { fromModelMessages } from "./from-model-messages.js";
+
+const QUESTIONS = ["What is in a.txt?", "And in b.txt?", "Compare them.", "Summarize everything."];
+
+let warn: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+});
+afterEach(() => {
+  // No AI SDK warning (a system message inside `messages`, say) was printed during the run.
+  expect(warn).not.toHaveBeenCalled();
+  warn.mockRestore();
+});
+
+async function runTurns(resend: "whole conversation" | "new messages only", run: typeof generateText | "stream") {
+  const { manager, events } = createSmallManager();
+  const reportUsage = vi.spyOn(manager, "reportUsage");
+  const model = createScriptedModel();
+  const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager as ContextManager) });
+  const conversation: ModelMessage[] = [];
+  for (const question of QUESTIONS) {
+    const user: ModelMessage = { role: "user", content: question };
+    const messages = resend === "whole conversation" ? [...conversation, user] : [user];
+    const options = { model: wrapped, system: SYSTEM, tools, messages, stopWhen: stepCountIs(5) };
+    const response = run === "stream" ? await streamText(options).response : (await generateText(options)).response;
+    conversation.push(user, ...response.messages);
+  }
+  const prompts = run === "stream" ? model.doStreamCalls.map((call) => call.prompt) : model.doGenerateCalls.map((call) => call.prompt);
+  return { manager, events, reportUsage, prompts, conversation };
+}
+
+describe("contextMiddleware", () => {
+  describe.each(["whole conversation", "new messages only"] as const)("when the caller sends the %s", (resend) => {
+    it("should give every model call a valid, pair-safe prompt, and compact when the budget requires it", async () => {
+      const { prompts, events, conversation } = await runTurns(resend, generateText);
+      expect(prompts).toHaveLength(QUESTIONS.length * 3);
+      for (const prompt of prompts) await expectValidPrompt(prompt);
+      expect(events).toContain("context:post_compact");
+      // Compaction shows: the last prompt holds fewer messages than the conversation.
+      expect(prompts.at(-1)!.length - 1).toBeLessThan(conversation.length);
+    });
+
+    it("should keep every message of the conversation in the manager's history, once", async () => {
+      const { manager, conversation } = await runTurns(resend, generateText);
+      expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
+    });
+
+    it("should report the provider's usage of every call to the manager", async () => {
+      const { reportUsage, prompts } = await runTurns(resend, generateText);
+      expect(reportUsage.mock.calls.map(([usage]) => usage)).toEqual(prompts.map((prompt) => ({ inputTokens: reportedTokens(prompt), outputTokens: 7 })));
+    });
+  });
+
+  it("should do the same for streamText", async () => {
+    const { manager, prompts, conversation, reportUsage } = await runTurns("new messages only", "stream");
+    expect(prompts).toHaveLength(QUESTIONS.length * 3);
+    for (const prompt of prompts) await expectValidPrompt(prompt);
+    expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
+    expect(reportUsage).toHaveBeenCalledTimes(prompts.length);
+  });
+
+  it("should keep the prompt prefix byte-stable between compactions (cache-stable)", async () => {
+    const { prompts } = await runTurns("new messages only", generateText);
+    const stable = prompts.slice(1).filter((prompt, index) => {
+      const previous = prompts[index]!;
+      return JSON.stringify(prompt.slice(0, previous.length)) === JSON.stringify(previous);
+    });
+    // Most calls extend the previous prompt; only a compaction may change what was sent before.
+    expect(stable.length).toBeGreaterThan(prompts.length / 2);
+  });
+});

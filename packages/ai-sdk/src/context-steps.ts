@@ -1,0 +1,50 @@
+// `prepareStep` and `onStepFinish` for generateText/streamText: the same job as the middleware, at the message level.
+import type { ContextManager } from "@ctxkit/core";
+import type { ModelMessage, SystemModelMessage } from "ai";
+import { requestView, type ContextOptions } from "./context-options.js";
+import { fromModelMessages } from "./from-model-messages.js";
+import { HistorySync } from "./history-sync.js";
+import { reportUsage } from "./report-usage.js";
+import { toModelMessages } from "./to-model-messages.js";
+
+export type ContextStepsOptions = ContextOptions;
+
+export interface PreparedStep {
+  system?: string | SystemModelMessage[];
+  messages: ModelMessage[];
+}
+
+export interface ContextSteps {
+  /** Adds the step's new messages to the manager and returns its view as the step's `system` and `messages`. */
+  prepareStep(options: { messages: ModelMessage[]; stepNumber: number }): Promise<PreparedStep>;
+  /** Adds the step's response messages (its tool results included) to the manager, and reports its usage. */
+  onStepFinish(step: { response: { messages: readonly ModelMessage[] }; usage: { inputTokens: number | undefined; outputTokens: number | undefined } }): Promise<void>;
+}
+
+/**
+ * `generateText({ model, tools, messages, ...createContextSteps(manager) })`. The history keeps the AI SDK's
+ * own response messages, the last step's tool results included. The `system` option is not shown to
+ * `prepareStep`: add the system prompt to the manager instead, and it comes out as each step's `system`.
+ *
+ * One instance follows one conversation: give each conversation its own.
+ */
+export function createContextSteps(manager: ContextManager, options: ContextStepsOptions = {}): ContextSteps {
+  const sync = new HistorySync(manager);
+  let initial: ModelMessage[] = [];
+  return {
+    async prepareStep({ messages, stepNumber }) {
+      if (stepNumber === 0) initial = messages;
+      await sync.addPrompt(fromModelMessages(messages));
+      const view = await requestView(manager, { system: [], tools: undefined, signal: undefined }, options);
+      const prompt = toModelMessages(view);
+      // System messages put in `messages` are not stored; they stay where the caller put them.
+      const inline = messages.filter((message) => message.role === "system");
+      return inline.length === 0 ? prompt : { ...prompt, messages: [...inline, ...prompt.messages] };
+    },
+    async onStepFinish(step) {
+      // As a continuation of the step's prompt, so a response prepareStep already added is not added again.
+      await sync.addPrompt(fromModelMessages([...initial, ...step.response.messages]));
+      await reportUsage(manager, step.usage);
+    },
+  };
+}
