@@ -3,6 +3,7 @@ import { ContextValidationError, type ContentPart, type Message, type ToolCall }
 import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import { HINTS_KEY, WRAPPED_PART_TYPE, type AiSdkHints, type ProviderOptions, type ToolOutputHint, type ToolResultOutput } from "./ai-sdk-hints.js";
 import { toDataString, toImageUrl } from "./data-content.js";
+import { takeImageDetail } from "./image-detail.js";
 
 export interface FromModelMessagesOptions {
   /** The `system` option of the call, which the AI SDK keeps apart from `messages`: it goes first. */
@@ -29,13 +30,15 @@ function fromUserPart(part: UserPart): ContentPart {
   switch (part.type) {
     case "text":
       return withProviderOptions({ type: "text", text: part.text }, part.providerOptions);
-    case "image":
+    case "image": {
+      const { detail, providerOptions } = takeImageDetail(part.providerOptions);
       return defined({
         type: "image_url",
-        image_url: { url: toImageUrl(part.image, part.mediaType) },
+        image_url: { url: toImageUrl(part.image, part.mediaType), ...(detail === undefined ? {} : { detail }) },
         mediaType: part.mediaType,
-        providerOptions: part.providerOptions,
+        providerOptions,
       });
+    }
     case "file":
       return defined({ ...part, data: toDataString(part.data) });
     default:

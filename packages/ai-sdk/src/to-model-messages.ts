@@ -3,6 +3,7 @@ import { ContextValidationError, toProviderMessages, type ContentPart, type Mess
 import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import { readHints, readProviderOptions, WRAPPED_PART_TYPE, type ProviderOptions, type ToolResultOutput } from "./ai-sdk-hints.js";
 import { splitDataUrl } from "./data-content.js";
+import { putImageDetail } from "./image-detail.js";
 
 export interface ModelPrompt {
   /**
@@ -50,9 +51,10 @@ function toUserPart(part: ContentPart, index: number, position: number): UserPar
     case "text":
       return withProviderOptions({ type: "text", text: String(part.text) }, part);
     case "image_url": {
+      const { url, detail } = part.image_url as { url: string; detail?: unknown };
       const mediaType = readString(part, "mediaType");
-      const image = { type: "image" as const, image: (part.image_url as { url: string }).url, ...(mediaType === undefined ? {} : { mediaType }) };
-      return withProviderOptions(image, part);
+      const providerOptions = putImageDetail(readProviderOptions(part), detail);
+      return { type: "image", image: url, ...(mediaType === undefined ? {} : { mediaType }), ...(providerOptions === undefined ? {} : { providerOptions }) };
     }
     case "file":
       return part as unknown as UserPart;

@@ -19,9 +19,13 @@ const mediaType = fc.constantFrom("image/png", "image/jpeg", "application/pdf", 
 const dataUrl = fc.tuple(fc.constantFrom("image/png", "image/jpeg"), base64).map(([type, data]) => `data:${type};base64,${data}`);
 
 const textPart = fc.record({ type: fc.constant("text" as const), text }).chain((part) => maybeProviderOptions.map((extra) => ({ ...part, ...extra })));
+// Sometimes with OpenAI's `imageDetail`, which ctxkit holds as the image's `detail`.
+const imageOptions = fc.tuple(maybeProviderOptions, fc.option(fc.constantFrom("auto", "low", "high"), { nil: undefined })).map(([extra, detail]) =>
+  detail === undefined ? extra : { providerOptions: { ...extra.providerOptions, openai: { ...extra.providerOptions?.["openai"], imageDetail: detail } } },
+);
 const imagePart = fc
   .record({ image: fc.oneof(httpsUrl, dataUrl), mediaType: fc.option(fc.constantFrom("image/png", "image/jpeg"), { nil: undefined }) })
-  .chain(({ image, mediaType: type }) => maybeProviderOptions.map((extra) => ({ type: "image" as const, image, ...(type === undefined ? {} : { mediaType: type }), ...extra })));
+  .chain(({ image, mediaType: type }) => imageOptions.map((extra) => ({ type: "image" as const, image, ...(type === undefined ? {} : { mediaType: type }), ...extra })));
 const filePart = fc
   .record({ data: fc.oneof(base64, httpsUrl), mediaType, filename: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }) })
   .chain(({ data, mediaType: type, filename }) =>
