@@ -1,5 +1,6 @@
 import type { ContextManager } from "@ctxkit/core";
-import { generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from "ai";
+import { createSimpleContext } from "@ctxkit/context-simple";
+import { APICallError, generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createScriptedModel, createSmallManager, expectValidPrompt, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
 import { contextMiddleware } from "./context-middleware.js";
@@ -72,5 +73,40 @@ describe("contextMiddleware", () => {
     });
     // Most calls extend the previous prompt; only a compaction may change what was sent before.
     expect(stable.length).toBeGreaterThan(prompts.length / 2);
+  });
+
+  describe("recoverOverflow", () => {
+    // The model takes less than the manager believes: it rejects long prompts, as a provider would.
+    const LIMIT = 1_200;
+    function createStrictModel() {
+      const model = createScriptedModel();
+      const inner = model.doGenerate;
+      let overflows = 0;
+      model.doGenerate = async (options) => {
+        if (reportedTokens(options.prompt) > LIMIT) {
+          overflows += 1;
+          throw new APICallError({ message: `This model's maximum context length is ${LIMIT} tokens.`, url: "https://api.test", requestBodyValues: {}, statusCode: 400 });
+        }
+        return inner(options);
+      };
+      return { model, overflows: () => overflows };
+    }
+
+    async function run(recoverOverflow: boolean) {
+      const manager = createSimpleContext({ maxTokens: 3_000, tokenizer: "estimate" });
+      const { model, overflows } = createStrictModel();
+      const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager, { recoverOverflow }) });
+      for (const question of QUESTIONS) await generateText({ model: wrapped, system: SYSTEM, tools, prompt: question, stopWhen: stepCountIs(5), maxRetries: 0 });
+      return { manager, overflows: overflows() };
+    }
+
+    it("should retry a call the provider rejected as too long on the manager's smaller view", async () => {
+      const { overflows } = await run(true);
+      expect(overflows).toBeGreaterThan(0);
+    });
+
+    it("should let the error through when turned off", async () => {
+      await expect(run(false)).rejects.toThrow(/maximum context length/);
+    });
   });
 });

@@ -1,16 +1,23 @@
 // A language-model middleware that sends every call the manager's view and gives the manager every message.
-import type { ContextManager } from "@ctxkit/core";
+import { canRecoverOverflow, type ContextManager, type RequestOptions } from "@ctxkit/core";
 import type { LanguageModelMiddleware, ModelMessage } from "ai";
-import { requestView, type ContextOptions } from "./context-options.js";
+import { toRequestOptions, type ContextOptions } from "./context-options.js";
 import { fromModelMessages } from "./from-model-messages.js";
 import { HistorySync } from "./history-sync.js";
-import type { LanguageModelPrompt, ModelUsage, ResponseContent } from "./language-model-types.js";
+import { isContextOverflow } from "./is-context-overflow.js";
+import type { LanguageModelCallOptions, LanguageModelPrompt, ModelUsage, ResponseContent } from "./language-model-types.js";
 import { reportUsage } from "./report-usage.js";
 import { toResponseMessage } from "./response-message.js";
 import { StreamContent } from "./stream-content.js";
 import { toLanguageModelPrompt } from "./to-language-model-prompt.js";
 
-export type ContextMiddlewareOptions = ContextOptions;
+export interface ContextMiddlewareOptions extends ContextOptions {
+  /**
+   * When the provider rejects a prompt as too long, retry the call once with the manager's smaller view
+   * (`recoverOverflow`). Default: true, for managers that have the capability.
+   */
+  recoverOverflow?: boolean;
+}
 
 type PromptMessage = LanguageModelPrompt[number];
 
@@ -36,11 +43,24 @@ function toModelMessage(message: PromptMessage): ModelMessage {
  */
 export function contextMiddleware(manager: ContextManager, options: ContextMiddlewareOptions = {}): LanguageModelMiddleware {
   const sync = new HistorySync(manager);
+  // The last call's system messages and request options, for a retry after an overflow.
+  let last: { system: LanguageModelPrompt; request: RequestOptions } | undefined;
 
   async function afterCall(content: readonly ResponseContent[], usage: ModelUsage | undefined): Promise<void> {
     const response = toResponseMessage(content);
     if (response !== undefined) await sync.addResponse(fromModelMessages([response]));
     await reportUsage(manager, usage === undefined ? undefined : { inputTokens: usage.inputTokens.total, outputTokens: usage.outputTokens.total });
+  }
+
+  /** Runs a call; after an overflow, runs it again once on the manager's smaller view. */
+  async function withRecovery<T>(call: () => PromiseLike<T>, retry: (params: LanguageModelCallOptions) => PromiseLike<T>, params: LanguageModelCallOptions): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (options.recoverOverflow === false || last === undefined || !isContextOverflow(error) || !canRecoverOverflow(manager)) throw error;
+      const view = await manager.recoverOverflow(error, last.request);
+      return retry({ ...params, prompt: [...last.system, ...toLanguageModelPrompt(view)] });
+    }
   }
 
   return {
@@ -50,18 +70,20 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
       const system = params.prompt.filter((message) => message.role === "system");
       const rest = params.prompt.filter((message) => message.role !== "system");
       await sync.addPrompt(fromModelMessages(rest.map(toModelMessage)));
-      const view = await requestView(manager, { system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal }, options);
+      const request = toRequestOptions({ system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal }, options);
+      last = { system, request };
+      const view = await manager.getMessagesForRequest(request);
       return { ...params, prompt: [...system, ...toLanguageModelPrompt(view)] };
     },
 
-    async wrapGenerate({ doGenerate }) {
-      const result = await doGenerate();
+    async wrapGenerate({ doGenerate, params, model }) {
+      const result = await withRecovery(doGenerate, (retried) => model.doGenerate(retried), params);
       await afterCall(result.content, result.usage);
       return result;
     },
 
-    async wrapStream({ doStream }) {
-      const result = await doStream();
+    async wrapStream({ doStream, params, model }) {
+      const result = await withRecovery(doStream, (retried) => model.doStream(retried), params);
       const content = new StreamContent();
       let usage: ModelUsage | undefined;
       const stream = result.stream.pipeThrough(

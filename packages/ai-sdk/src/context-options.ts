@@ -1,5 +1,5 @@
 // Options both integrations share, and the one place they ask the manager for a view.
-import { countMessageTokens, estimateCounter, type ContextManager, type Message, type Provider, type TokenCounter } from "@ctxkit/core";
+import { countMessageTokens, estimateCounter, type ContextManager, type Message, type Provider, type RequestOptions, type TokenCounter } from "@ctxkit/core";
 
 export interface ContextOptions {
   /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
@@ -22,14 +22,19 @@ export interface ViewRequest {
   signal: AbortSignal | undefined;
 }
 
-export function requestView(manager: ContextManager, request: ViewRequest, options: ContextOptions): Promise<Message[]> {
+/** The request options for a view sent beside `request`'s system texts and tools. */
+export function toRequestOptions(request: ViewRequest, options: ContextOptions): RequestOptions {
   const counter = options.systemCounter ?? estimateCounter();
   const reserveTokens = request.system.reduce((total, content) => total + countMessageTokens({ role: "system", content }, counter), 0);
-  return manager.getMessagesForRequest({
+  return {
     ...(options.provider === undefined ? {} : { provider: options.provider }),
     ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
     ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(reserveTokens === 0 ? {} : { reserveTokens }),
-  });
+  };
+}
+
+export function requestView(manager: ContextManager, request: ViewRequest, options: ContextOptions): Promise<Message[]> {
+  return manager.getMessagesForRequest(toRequestOptions(request, options));
 }
