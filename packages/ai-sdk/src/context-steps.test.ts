@@ -68,4 +68,22 @@ describe("createContextSteps", () => {
     expect(await manager.getMessages()).toEqual(fromModelMessages(conversation, { system: SYSTEM }));
     expect(reportUsage).toHaveBeenCalledTimes(prompts.length);
   });
+
+  it("should not add the view back when an AI SDK carries a step's messages override forward (regression)", async () => {
+    const { manager } = createSmallManager();
+    const old = Array.from({ length: 20 }, (_, index): ModelMessage => ({ role: index % 2 === 0 ? "user" : "assistant", content: `old ${index} ${"x".repeat(300)}` }));
+    await manager.setMessages(fromModelMessages(old));
+    const steps = createContextSteps(manager);
+    const user: ModelMessage = { role: "user", content: "new question" };
+    const first = await steps.prepareStep({ messages: [...old, user], stepNumber: 0, steps: [] });
+    expect(first.messages.length).toBeLessThan(old.length + 1);
+    const response: ModelMessage[] = [
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "read_file", input: { path: "a" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", output: { type: "text", value: "a" } }] },
+    ];
+    await steps.onStepFinish({ response: { messages: response }, usage: { inputTokens: 100, outputTokens: 5 } });
+    // The next step is handed the previous view plus the response, not the conversation.
+    await steps.prepareStep({ messages: [...first.messages, ...response], stepNumber: 1, steps: [{ response: { messages: response } }] });
+    expect(await manager.getMessages()).toEqual(fromModelMessages([...old, user, ...response]));
+  });
 });

@@ -16,7 +16,7 @@ export interface PreparedStep {
 
 export interface ContextSteps {
   /** Adds the step's new messages to the manager and returns its view as the step's `system` and `messages`. */
-  prepareStep(options: { messages: ModelMessage[]; stepNumber: number }): Promise<PreparedStep>;
+  prepareStep(options: { messages: ModelMessage[]; stepNumber: number; steps: ReadonlyArray<{ response: { messages: readonly ModelMessage[] } }> }): Promise<PreparedStep>;
   /** Adds the step's response messages (its tool results included) to the manager, and reports its usage. */
   onStepFinish(step: { response: { messages: readonly ModelMessage[] }; usage: { inputTokens: number | undefined; outputTokens: number | undefined } }): Promise<void>;
 }
@@ -32,9 +32,12 @@ export function createContextSteps(manager: ContextManager, options: ContextStep
   const sync = new HistorySync(manager);
   let initial: ModelMessage[] = [];
   return {
-    async prepareStep({ messages, stepNumber }) {
+    async prepareStep({ messages, stepNumber, steps }) {
       if (stepNumber === 0) initial = messages;
-      await sync.addPrompt(fromModelMessages(messages));
+      // After the first step the conversation is read from the steps, not from `messages`: an AI SDK that
+      // carries a step's override forward would hand back the view, which is not the conversation.
+      const conversation = stepNumber === 0 ? messages : [...initial, ...(steps.at(-1)?.response.messages ?? [])];
+      await sync.addPrompt(fromModelMessages(conversation));
       const view = await requestView(manager, { system: [], tools: undefined, signal: undefined }, options);
       const prompt = toModelMessages(view);
       // System messages put in `messages` are not stored; they stay where the caller put them.
