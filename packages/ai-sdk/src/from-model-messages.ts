@@ -4,6 +4,7 @@ import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModel
 import { HINTS_KEY, WRAPPED_PART_TYPE, type AiSdkHints, type ProviderOptions, type ToolOutputHint, type ToolResultOutput } from "./ai-sdk-hints.js";
 import { toDataString, toImageUrl } from "./data-content.js";
 import { takeImageDetail } from "./image-detail.js";
+import { textOf } from "./part-fields.js";
 
 export interface FromModelMessagesOptions {
   /** The `system` option of the call, which the AI SDK keeps apart from `messages`: it goes first. */
@@ -78,7 +79,7 @@ function toToolCall(part: Extract<AssistantPart, { type: "tool-call" }>): ToolCa
 function callContent(parts: ContentPart[]): string | ContentPart[] | null {
   if (parts.length === 0) return null;
   const [only] = parts;
-  if (parts.length === 1 && only!.type === "text" && only!.text !== "" && Object.keys(only!).length === 2) return String(only!.text);
+  if (parts.length === 1 && only!.type === "text" && textOf(only!) !== "" && Object.keys(only!).length === 2) return textOf(only!);
   return parts;
 }
 

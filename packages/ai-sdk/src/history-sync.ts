@@ -1,5 +1,6 @@
 // Which messages of a prompt the manager has not been given yet, so no message is added twice across steps and turns.
 import type { ContextManager, Message } from "@ctxkit/core";
+import { textOf } from "./part-fields.js";
 
 /**
  * A message's identity for this purpose: its role, text, calls and the call it answers. `providerOptions`,
@@ -7,7 +8,7 @@ import type { ContextManager, Message } from "@ctxkit/core";
  */
 function keyOf(message: Message): string {
   const { content } = message;
-  const text = content === null ? "" : typeof content === "string" ? content : content.map((part) => (part.type === "text" ? String(part.text) : part.type)).join("\n");
+  const text = content === null ? "" : typeof content === "string" ? content : content.map((part) => (part.type === "text" ? textOf(part) : part.type)).join("\n");
   const calls = message.role === "assistant" ? (message.tool_calls ?? []).map((call) => [call.id, call.function.name, canonicalArguments(call.function.arguments)]) : [];
   return JSON.stringify([message.role, text, calls, message.role === "tool" ? message.tool_call_id : null]);
 }

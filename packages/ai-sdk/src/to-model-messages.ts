@@ -4,6 +4,7 @@ import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModel
 import { readHints, readProviderOptions, WRAPPED_PART_TYPE, type ProviderOptions, type ToolResultOutput } from "./ai-sdk-hints.js";
 import { splitDataUrl } from "./data-content.js";
 import { putImageDetail } from "./image-detail.js";
+import { imageUrlOf, stringField, textOf } from "./part-fields.js";
 
 export interface ModelPrompt {
   /**
@@ -29,30 +30,25 @@ function invalid(index: number, path: string, message: string): ContextValidatio
   return new ContextValidationError([{ path, message }], { index });
 }
 
-function textOf(message: Message, index: number): string {
+function systemTextOf(message: Message, index: number): string {
   const { content } = message;
   if (content === null) return "";
   if (typeof content === "string") return content;
   return content
     .map((part, position) => {
-      if (part.type === "text" && typeof part.text === "string") return part.text;
+      if (part.type === "text") return textOf(part);
       throw invalid(index, `content.${position}.type`, `an AI SDK system message holds text only, not a "${part.type}" part`);
     })
     .join("\n");
 }
 
-function readString(part: ContentPart, key: string): string | undefined {
-  const value = (part as Record<string, unknown>)[key];
-  return typeof value === "string" ? value : undefined;
-}
-
 function toUserPart(part: ContentPart, index: number, position: number): UserPart {
   switch (part.type) {
     case "text":
-      return withProviderOptions({ type: "text", text: String(part.text) }, part);
+      return withProviderOptions({ type: "text", text: textOf(part) }, part);
     case "image_url": {
-      const { url, detail } = part.image_url as { url: string; detail?: unknown };
-      const mediaType = readString(part, "mediaType");
+      const { url, detail } = imageUrlOf(part);
+      const mediaType = stringField(part, "mediaType");
       const providerOptions = putImageDetail(readProviderOptions(part), detail);
       return { type: "image", image: url, ...(mediaType === undefined ? {} : { mediaType }), ...(providerOptions === undefined ? {} : { providerOptions }) };
     }
@@ -66,13 +62,13 @@ function toUserPart(part: ContentPart, index: number, position: number): UserPar
 function toAssistantPart(part: ContentPart): AssistantPart {
   switch (part.type) {
     case "text":
-      return withProviderOptions({ type: "text", text: String(part.text) }, part);
+      return withProviderOptions({ type: "text", text: textOf(part) }, part);
     case WRAPPED_PART_TYPE:
       return (part as unknown as { part: AssistantPart }).part;
     case "image_url": {
       // The AI SDK has no image part on the assistant side; a file part with an image type is the same thing.
-      const url = (part.image_url as { url: string }).url;
-      return withProviderOptions({ type: "file", data: url, mediaType: readString(part, "mediaType") ?? splitDataUrl(url)?.mediaType ?? "image/*" }, part);
+      const { url } = imageUrlOf(part);
+      return withProviderOptions({ type: "file", data: url, mediaType: stringField(part, "mediaType") ?? splitDataUrl(url)?.mediaType ?? "image/*" }, part);
     }
     default:
       // Reasoning and other parts the AI SDK defines travel as they came.
@@ -119,9 +115,9 @@ function interleave(parts: AssistantPart[], calls: AssistantPart[], positions: r
 function toOutputPart(part: ContentPart): OutputContentPart {
   switch (part.type) {
     case "text":
-      return withProviderOptions({ type: "text", text: String(part.text) }, part);
+      return withProviderOptions({ type: "text", text: textOf(part) }, part);
     case "image_url": {
-      const url = (part.image_url as { url: string }).url;
+      const { url } = imageUrlOf(part);
       const data = splitDataUrl(url);
       return withProviderOptions(data === undefined ? { type: "image-url", url } : { type: "image-data", ...data }, part);
     }
@@ -177,7 +173,7 @@ export function toModelMessages(view: readonly Message[]): ModelPrompt {
     switch (message.role) {
       case "system":
       case "developer":
-        system.push(withProviderOptions({ role: "system", content: textOf(message, index) }, message));
+        system.push(withProviderOptions({ role: "system", content: systemTextOf(message, index) }, message));
         return;
       case "user": {
         const { content } = message;
