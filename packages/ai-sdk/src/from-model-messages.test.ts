@@ -55,7 +55,7 @@ describe("fromModelMessages", () => {
     expect(message!.content).toEqual([
       { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
       { type: "image_url", image_url: { url: "https://x.test/a.png" } },
-      { type: "file", data: "AQID", mediaType: "application/pdf" },
+      { type: "file", file: { file_data: "data:application/pdf;base64,AQID" } },
     ]);
   });
 

@@ -2,7 +2,8 @@
 import { ContextValidationError, type ContentPart, type Message, type ToolCall } from "@ctxkit/core";
 import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import { HINTS_KEY, WRAPPED_PART_TYPE, type AiSdkHints, type ProviderOptions, type ToolOutputHint, type ToolResultOutput } from "./ai-sdk-hints.js";
-import { toDataString, toImageUrl } from "./data-content.js";
+import { toImageUrl } from "./data-content.js";
+import { fromFilePart } from "./file-part.js";
 import { takeImageDetail } from "./image-detail.js";
 import { textOf } from "./part-fields.js";
 
@@ -41,7 +42,7 @@ function fromUserPart(part: UserPart): ContentPart {
       });
     }
     case "file":
-      return defined({ ...part, data: toDataString(part.data) });
+      return fromFilePart(part);
     default:
       // A part a later AI SDK adds: kept as it is.
       return defined(part as ContentPart);
@@ -53,7 +54,7 @@ function fromAssistantPart(part: AssistantPart): ContentPart {
     case "text":
       return withProviderOptions({ type: "text", text: part.text }, part.providerOptions);
     case "file":
-      return defined({ ...part, data: toDataString(part.data) });
+      return fromFilePart(part);
     case "tool-call":
     case "tool-result":
     case "tool-approval-request":

@@ -3,6 +3,7 @@ import { ContextValidationError, toProviderMessages, type ContentPart, type Mess
 import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import { readHints, readProviderOptions, WRAPPED_PART_TYPE, type ProviderOptions, type ToolResultOutput } from "./ai-sdk-hints.js";
 import { splitDataUrl } from "./data-content.js";
+import { toFilePart } from "./file-part.js";
 import { putImageDetail } from "./image-detail.js";
 import { imageUrlOf, stringField, textOf } from "./part-fields.js";
 
@@ -52,15 +53,26 @@ function toUserPart(part: ContentPart, index: number, position: number): UserPar
       const providerOptions = putImageDetail(readProviderOptions(part), detail);
       return { type: "image", image: url, ...(mediaType === undefined ? {} : { mediaType }), ...(providerOptions === undefined ? {} : { providerOptions }) };
     }
-    case "file":
-      return part as unknown as UserPart;
+    case "file": {
+      const file = toFilePart(part);
+      if (typeof file === "string") throw invalid(index, `content.${position}`, file);
+      return file;
+    }
     default:
       throw invalid(index, `content.${position}.type`, `an AI SDK user message holds text, image and file parts; a "${part.type}" part has no equivalent`);
   }
 }
 
-function toAssistantPart(part: ContentPart): AssistantPart {
+function toAssistantPart(part: ContentPart, index: number, position: number): AssistantPart {
   switch (part.type) {
+    case "file": {
+      const file = toFilePart(part);
+      if (typeof file === "string") throw invalid(index, `content.${position}`, file);
+      return file;
+    }
+    case "refusal":
+      // OpenAI's refusal is what the model said: text to any other provider.
+      return { type: "text", text: stringField(part, "refusal") ?? "" };
     case "text":
       return withProviderOptions({ type: "text", text: textOf(part) }, part);
     case WRAPPED_PART_TYPE:
@@ -89,12 +101,12 @@ function toToolCallPart(call: ToolCall): AssistantPart {
   return withProviderOptions({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) }, call);
 }
 
-function toAssistant(message: Extract<Message, { role: "assistant" }>): AssistantModelMessage {
+function toAssistant(message: Extract<Message, { role: "assistant" }>, index: number): AssistantModelMessage {
   const calls = message.tool_calls ?? [];
   const { content } = message;
   if (calls.length === 0 && typeof content === "string") return withProviderOptions({ role: "assistant", content }, message);
   const parts: AssistantPart[] =
-    content === null ? [] : typeof content === "string" ? (content === "" ? [] : [{ type: "text", text: content }]) : content.map(toAssistantPart);
+    content === null ? [] : typeof content === "string" ? (content === "" ? [] : [{ type: "text", text: content }]) : content.map((part, position) => toAssistantPart(part, index, position));
   const callParts = calls.map(toToolCallPart);
   const positions = readHints(message).callPositions;
   const combined = positions?.length === callParts.length ? interleave(parts, callParts, positions) : [...parts, ...callParts];
@@ -183,7 +195,7 @@ export function toModelMessages(view: readonly Message[]): ModelPrompt {
       }
       case "assistant":
         for (const call of message.tool_calls ?? []) openCalls.set(call.id, call.function.name);
-        messages.push(toAssistant(message));
+        messages.push(toAssistant(message, index));
         return;
       case "tool": {
         const toolName = openCalls.get(message.tool_call_id);
