@@ -1,6 +1,6 @@
 import type { ContextManager } from "@ctxkit/core";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { APICallError, generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from "ai";
+import { APICallError, generateText, stepCountIs, streamText, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createScriptedModel, createSmallManager, expectValidPrompt, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
 import { contextMiddleware } from "./context-middleware.js";
@@ -63,6 +63,19 @@ describe("contextMiddleware", () => {
     for (const prompt of prompts) await expectValidPrompt(prompt);
     expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
     expect(reportUsage).toHaveBeenCalledTimes(prompts.length);
+  });
+
+  it("should work inside a ToolLoopAgent", async () => {
+    const { manager } = createSmallManager();
+    const model = createScriptedModel();
+    const agent = new ToolLoopAgent({ model: wrapLanguageModel({ model, middleware: contextMiddleware(manager) }), instructions: SYSTEM, tools, stopWhen: stepCountIs(5) });
+    const conversation: ModelMessage[] = [];
+    for (const question of QUESTIONS) {
+      const { response } = await agent.generate({ prompt: question });
+      conversation.push({ role: "user", content: question }, ...response.messages);
+    }
+    for (const call of model.doGenerateCalls) await expectValidPrompt(call.prompt);
+    expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
   });
 
   it("should keep the prompt prefix byte-stable between compactions (cache-stable)", async () => {
