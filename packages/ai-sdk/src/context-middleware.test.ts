@@ -1,0 +1,125 @@
+import type { ContextManager } from "@ctxkit/core";
+import { createSimpleContext } from "@ctxkit/context-simple";
+import { APICallError, generateText, stepCountIs, streamText, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from "ai";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createScriptedModel, createSmallManager, expectValidPrompt, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
+import { contextMiddleware } from "./context-middleware.js";
+import { fromModelMessages } from "./from-model-messages.js";
+
+const QUESTIONS = ["What is in a.txt?", "And in b.txt?", "Compare them.", "Summarize everything."];
+
+let warn: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+});
+afterEach(() => {
+  // No AI SDK warning (a system message inside `messages`, say) was printed during the run.
+  expect(warn).not.toHaveBeenCalled();
+  warn.mockRestore();
+});
+
+async function runTurns(resend: "whole conversation" | "new messages only", run: typeof generateText | "stream") {
+  const { manager, events } = createSmallManager();
+  const reportUsage = vi.spyOn(manager, "reportUsage");
+  const model = createScriptedModel();
+  const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager as ContextManager) });
+  const conversation: ModelMessage[] = [];
+  for (const question of QUESTIONS) {
+    const user: ModelMessage = { role: "user", content: question };
+    const messages = resend === "whole conversation" ? [...conversation, user] : [user];
+    const options = { model: wrapped, system: SYSTEM, tools, messages, stopWhen: stepCountIs(5) };
+    const response = run === "stream" ? await streamText(options).response : (await generateText(options)).response;
+    conversation.push(user, ...response.messages);
+  }
+  const prompts = run === "stream" ? model.doStreamCalls.map((call) => call.prompt) : model.doGenerateCalls.map((call) => call.prompt);
+  return { manager, events, reportUsage, prompts, conversation };
+}
+
+describe("contextMiddleware", () => {
+  describe.each(["whole conversation", "new messages only"] as const)("when the caller sends the %s", (resend) => {
+    it("should give every model call a valid, pair-safe prompt, and compact when the budget requires it", async () => {
+      const { prompts, events, conversation } = await runTurns(resend, generateText);
+      expect(prompts).toHaveLength(QUESTIONS.length * 3);
+      for (const prompt of prompts) await expectValidPrompt(prompt);
+      expect(events).toContain("context:post_compact");
+      // Compaction shows: the last prompt holds fewer messages than the conversation.
+      expect(prompts.at(-1)!.length - 1).toBeLessThan(conversation.length);
+    });
+
+    it("should keep every message of the conversation in the manager's history, once", async () => {
+      const { manager, conversation } = await runTurns(resend, generateText);
+      expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
+    });
+
+    it("should report the provider's usage of every call to the manager", async () => {
+      const { reportUsage, prompts } = await runTurns(resend, generateText);
+      expect(reportUsage.mock.calls.map(([usage]) => usage)).toEqual(prompts.map((prompt) => ({ inputTokens: reportedTokens(prompt), outputTokens: 7 })));
+    });
+  });
+
+  it("should do the same for streamText", async () => {
+    const { manager, prompts, conversation, reportUsage } = await runTurns("new messages only", "stream");
+    expect(prompts).toHaveLength(QUESTIONS.length * 3);
+    for (const prompt of prompts) await expectValidPrompt(prompt);
+    expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
+    expect(reportUsage).toHaveBeenCalledTimes(prompts.length);
+  });
+
+  it("should work inside a ToolLoopAgent", async () => {
+    const { manager } = createSmallManager();
+    const model = createScriptedModel();
+    const agent = new ToolLoopAgent({ model: wrapLanguageModel({ model, middleware: contextMiddleware(manager) }), instructions: SYSTEM, tools, stopWhen: stepCountIs(5) });
+    const conversation: ModelMessage[] = [];
+    for (const question of QUESTIONS) {
+      const { response } = await agent.generate({ prompt: question });
+      conversation.push({ role: "user", content: question }, ...response.messages);
+    }
+    for (const call of model.doGenerateCalls) await expectValidPrompt(call.prompt);
+    expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
+  });
+
+  it("should keep the prompt prefix byte-stable between compactions (cache-stable)", async () => {
+    const { prompts } = await runTurns("new messages only", generateText);
+    const stable = prompts.slice(1).filter((prompt, index) => {
+      const previous = prompts[index]!;
+      return JSON.stringify(prompt.slice(0, previous.length)) === JSON.stringify(previous);
+    });
+    // Most calls extend the previous prompt; only a compaction may change what was sent before.
+    expect(stable.length).toBeGreaterThan(prompts.length / 2);
+  });
+
+  describe("recoverOverflow", () => {
+    // The model takes less than the manager believes: it rejects long prompts, as a provider would.
+    const LIMIT = 1_200;
+    function createStrictModel() {
+      const model = createScriptedModel();
+      const inner = model.doGenerate;
+      let overflows = 0;
+      model.doGenerate = async (options) => {
+        if (reportedTokens(options.prompt) > LIMIT) {
+          overflows += 1;
+          throw new APICallError({ message: `This model's maximum context length is ${LIMIT} tokens.`, url: "https://api.test", requestBodyValues: {}, statusCode: 400 });
+        }
+        return inner(options);
+      };
+      return { model, overflows: () => overflows };
+    }
+
+    async function run(recoverOverflow: boolean) {
+      const manager = createSimpleContext({ maxTokens: 3_000, tokenizer: "estimate" });
+      const { model, overflows } = createStrictModel();
+      const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager, { recoverOverflow }) });
+      for (const question of QUESTIONS) await generateText({ model: wrapped, system: SYSTEM, tools, prompt: question, stopWhen: stepCountIs(5), maxRetries: 0 });
+      return { manager, overflows: overflows() };
+    }
+
+    it("should retry a call the provider rejected as too long on the manager's smaller view", async () => {
+      const { overflows } = await run(true);
+      expect(overflows).toBeGreaterThan(0);
+    });
+
+    it("should let the error through when turned off", async () => {
+      await expect(run(false)).rejects.toThrow(/maximum context length/);
+    });
+  });
+});

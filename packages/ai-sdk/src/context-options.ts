@@ -1,0 +1,40 @@
+// Options both integrations share, and the one place they ask the manager for a view.
+import { countMessageTokens, estimateCounter, type ContextManager, type Message, type Provider, type RequestOptions, type TokenCounter } from "@ctxkit/core";
+
+export interface ContextOptions {
+  /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
+  provider?: Provider;
+  /** A fixed budget instead; the manager's `maxTokens` applies when neither is given. */
+  tokenBudget?: number;
+  /**
+   * Counts the system prompt, which is sent beside the view and not stored, so its tokens are kept free.
+   * Default: core's `estimateCounter()`, which needs no load time; the provider's reported usage corrects
+   * the gap over the next calls.
+   */
+  systemCounter?: TokenCounter;
+}
+
+export interface ViewRequest {
+  /** The system texts sent beside the view. */
+  system: readonly string[];
+  /** The tool definitions sent beside it. */
+  tools: readonly unknown[] | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** The request options for a view sent beside `request`'s system texts and tools. */
+export function toRequestOptions(request: ViewRequest, options: ContextOptions): RequestOptions {
+  const counter = options.systemCounter ?? estimateCounter();
+  const reserveTokens = request.system.reduce((total, content) => total + countMessageTokens({ role: "system", content }, counter), 0);
+  return {
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
+    ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...(reserveTokens === 0 ? {} : { reserveTokens }),
+  };
+}
+
+export function requestView(manager: ContextManager, request: ViewRequest, options: ContextOptions): Promise<Message[]> {
+  return manager.getMessagesForRequest(toRequestOptions(request, options));
+}

@@ -1,0 +1,53 @@
+// `prepareStep` and `onStepFinish` for generateText/streamText: the same job as the middleware, at the message level.
+import type { ContextManager } from "@ctxkit/core";
+import type { ModelMessage, SystemModelMessage } from "ai";
+import { requestView, type ContextOptions } from "./context-options.js";
+import { fromModelMessages } from "./from-model-messages.js";
+import { HistorySync } from "./history-sync.js";
+import { reportUsage } from "./report-usage.js";
+import { toModelMessages } from "./to-model-messages.js";
+
+export type ContextStepsOptions = ContextOptions;
+
+export interface PreparedStep {
+  system?: string | SystemModelMessage[];
+  messages: ModelMessage[];
+}
+
+export interface ContextSteps {
+  /** Adds the step's new messages to the manager and returns its view as the step's `system` and `messages`. */
+  prepareStep(options: { messages: ModelMessage[]; stepNumber: number; steps: ReadonlyArray<{ response: { messages: readonly ModelMessage[] } }> }): Promise<PreparedStep>;
+  /** Adds the step's response messages (its tool results included) to the manager, and reports its usage. */
+  onStepFinish(step: { response: { messages: readonly ModelMessage[] }; usage: { inputTokens: number | undefined; outputTokens: number | undefined } }): Promise<void>;
+}
+
+/**
+ * `generateText({ model, tools, messages, ...createContextSteps(manager) })`. The history keeps the AI SDK's
+ * own response messages, the last step's tool results included. The `system` option is not shown to
+ * `prepareStep`: add the system prompt to the manager instead, and it comes out as each step's `system`.
+ *
+ * One instance follows one conversation: give each conversation its own.
+ */
+export function createContextSteps(manager: ContextManager, options: ContextStepsOptions = {}): ContextSteps {
+  const sync = new HistorySync(manager);
+  let initial: ModelMessage[] = [];
+  return {
+    async prepareStep({ messages, stepNumber, steps }) {
+      if (stepNumber === 0) initial = messages;
+      // After the first step the conversation is read from the steps, not from `messages`: an AI SDK that
+      // carries a step's override forward would hand back the view, which is not the conversation.
+      const conversation = stepNumber === 0 ? messages : [...initial, ...(steps.at(-1)?.response.messages ?? [])];
+      await sync.addPrompt(fromModelMessages(conversation));
+      const view = await requestView(manager, { system: [], tools: undefined, signal: undefined }, options);
+      const prompt = toModelMessages(view);
+      // System messages put in `messages` are not stored; they stay where the caller put them.
+      const inline = messages.filter((message) => message.role === "system");
+      return inline.length === 0 ? prompt : { ...prompt, messages: [...inline, ...prompt.messages] };
+    },
+    async onStepFinish(step) {
+      // As a continuation of the step's prompt, so a response prepareStep already added is not added again.
+      await sync.addPrompt(fromModelMessages([...initial, ...step.response.messages]));
+      await reportUsage(manager, step.usage);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { createSimpleContext } from "@ctxkit/context-simple";
+import type { Message } from "@ctxkit/core";
+import { describe, expect, it } from "vitest";
+import { HistorySync } from "./history-sync.js";
+
+const turn: Message[] = [
+  { role: "user", content: "continue" },
+  { role: "assistant", content: "ok" },
+];
+
+describe("HistorySync", () => {
+  it("should add only what follows the messages already seen", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const sync = new HistorySync(manager);
+    expect(await sync.addPrompt(turn)).toBe(2);
+    expect(await sync.addPrompt([...turn, { role: "user", content: "next" }])).toBe(1);
+    expect(await manager.getMessages()).toHaveLength(3);
+  });
+
+  it("should add a repeated message sent alone, since only the new messages were sent (regression)", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const sync = new HistorySync(manager);
+    await sync.addPrompt(turn);
+    expect(await sync.addPrompt([{ role: "user", content: "continue" }])).toBe(1);
+    expect(await manager.getMessages()).toHaveLength(3);
+  });
+
+  it("should not add a resumed history again when the caller re-sends it whole", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    await manager.setMessages([{ role: "system", content: "be terse" }, ...turn]);
+    const sync = new HistorySync(manager);
+    expect(await sync.addPrompt([...turn, { role: "user", content: "more" }])).toBe(1);
+  });
+
+  it("should never add system messages, which travel beside the view", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const sync = new HistorySync(manager);
+    await sync.addPrompt([{ role: "system", content: "be terse" }, ...turn]);
+    expect((await manager.getMessages()).map((message) => message.role)).toEqual(["user", "assistant"]);
+  });
+
+  it("should recognise a response echoed back with other providerOptions and argument spacing", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const sync = new HistorySync(manager);
+    const call = { id: "c", type: "function" as const, function: { name: "f", arguments: '{"a":1}' } };
+    await sync.addPrompt([{ role: "user", content: "go" }]);
+    await sync.addResponse([{ role: "assistant", content: null, tool_calls: [call] }]);
+    const echo = { role: "assistant", content: null, tool_calls: [{ ...call, function: { name: "f", arguments: '{ "a": 1 }' } }], providerOptions: { x: {} } } as Message;
+    expect(await sync.addPrompt([{ role: "user", content: "go" }, echo, { role: "tool", tool_call_id: "c", content: "1" }])).toBe(1);
+  });
+});
