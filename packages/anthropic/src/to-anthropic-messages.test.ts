@@ -2,7 +2,7 @@ import { ContextValidationError, type Message } from "@ctxkit/core";
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { checkAnthropicMessages } from "./__fixtures__/check-anthropic-messages.js";
-import { toAnthropicMessages } from "./to-anthropic-messages.js";
+import { DEFAULT_OPENING_USER_TEXT, toAnthropicMessages } from "./to-anthropic-messages.js";
 
 const call = (id: string, name = "read") => ({ id, type: "function" as const, function: { name, arguments: `{"path":"${id}"}` } });
 
@@ -64,6 +64,19 @@ describe("toAnthropicMessages", () => {
     const request = toAnthropicMessages([{ role: "user", content: "a" }, { role: "assistant", content: "" }, { role: "user", content: "b" }], { cache: false });
     expect(request.messages).toEqual([{ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }]);
     expect(request).not.toHaveProperty("system");
+  });
+
+  it("should open with a user message when the view opens with the assistant (after a compaction)", () => {
+    const view: Message[] = [
+      { role: "system", content: "s" },
+      { role: "assistant", content: null, tool_calls: [call("a")] },
+      { role: "tool", tool_call_id: "a", content: "alpha" },
+      { role: "user", content: "next" },
+    ];
+    const request = toAnthropicMessages(view, { cache: false });
+    expect(request.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: DEFAULT_OPENING_USER_TEXT }] });
+    expect(checkAnthropicMessages(request.messages)).toEqual([]);
+    expect(toAnthropicMessages(view, { cache: false, openingUserText: "Earlier: setup." }).messages[0]!.content).toEqual([{ type: "text", text: "Earlier: setup." }]);
   });
 
   it("should keep an error flag on a tool result", () => {

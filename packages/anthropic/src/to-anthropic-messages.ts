@@ -12,7 +12,15 @@ export interface AnthropicRequest {
   messages: AnthropicMessageParam[];
 }
 
-export interface ToAnthropicOptions extends CacheOptions {}
+export interface ToAnthropicOptions extends CacheOptions {
+  /**
+   * Anthropic refuses a conversation that opens with the assistant, which a view can do once the messages
+   * before an assistant turn were compacted away: a user message with this text is put first then.
+   */
+  openingUserText?: string;
+}
+
+export const DEFAULT_OPENING_USER_TEXT = "(earlier messages left out)";
 
 /**
  * The view as `{ system, messages }` for `client.messages.create`. System and developer messages go to
@@ -47,6 +55,7 @@ export function toAnthropicMessages(view: readonly Message[], options: ToAnthrop
   });
 
   placeCacheBreakpoints({ view, system, messages, ends }, options);
+  if (messages[0]?.role === "assistant") messages.unshift({ role: "user", content: [{ type: "text", text: options.openingUserText ?? DEFAULT_OPENING_USER_TEXT }] });
   return { ...(system.length > 0 ? { system } : {}), messages };
 }
 

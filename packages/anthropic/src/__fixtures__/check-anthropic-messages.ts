@@ -4,6 +4,7 @@ import type { ContentBlockParam, MessageParam } from "@anthropic-ai/sdk/resource
 
 export function checkAnthropicMessages(messages: readonly MessageParam[]): string[] {
   const problems: string[] = [];
+  if (messages[0] !== undefined && messages[0].role !== "user") problems.push('0: first message must use the "user" role');
   messages.forEach((message, index) => {
     if (message.role === "system") problems.push(`${index}: a system message belongs in the system option`);
     if (index > 0 && messages[index - 1]!.role === message.role) problems.push(`${index}: two ${message.role} messages in a row`);
