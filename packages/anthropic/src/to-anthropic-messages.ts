@@ -45,7 +45,7 @@ export function toAnthropicMessages(view: readonly Message[], options: ToAnthrop
     const blocks = toBlocks(message, index);
     const last = messages.at(-1);
     if (blocks.length === 0) {
-      // An empty assistant turn (no text, no calls) has no block Anthropic accepts; it is left out.
+      // A message with no block (an empty text, an assistant turn with no calls) has nothing Anthropic accepts.
       ends.push(undefined);
       return;
     }
