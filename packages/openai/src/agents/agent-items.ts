@@ -55,7 +55,8 @@ function fromAssistant(message: AssistantMessage): AgentInputItem[] {
   for (const call of message.tool_calls ?? []) {
     items.push({ type: "function_call", callId: call.id, name: call.function.name, arguments: call.function.arguments, status: "completed" });
   }
-  return items;
+  // An empty turn still takes its place in the conversation.
+  return items.length > 0 ? items : [{ role: "assistant", status: "completed", content: [] }];
 }
 
 function toUserContent(part: ContentPart, index: number, position: number): AgentUserContent {

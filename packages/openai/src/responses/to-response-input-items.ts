@@ -47,7 +47,8 @@ function fromAssistant(message: AssistantMessage, index: number): ResponseInputI
   for (const call of message.tool_calls ?? []) {
     items.push({ type: "function_call", call_id: call.id, name: call.function.name, arguments: call.function.arguments });
   }
-  return items;
+  // An empty turn still takes its place in the conversation.
+  return items.length > 0 ? items : [{ type: "message", role: "assistant", content: "" }];
 }
 
 function toInputContent(content: string | readonly ContentPart[], index: number): string | ResponseInputContent[] {
