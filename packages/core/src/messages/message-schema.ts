@@ -8,10 +8,28 @@ const imageUrlPartSchema = z.looseObject({
   image_url: z.looseObject({ url: z.string() }),
 });
 
-const otherPartSchema = z.looseObject({ type: z.string().min(1) }).refine(
-  (part) => part.type !== "text" && part.type !== "image_url",
-  { message: "a text or image_url part is malformed" },
-);
+// Tool calls and results in another SDK's shape would sit in `content` unseen by the tool-pair logic:
+// a view could then split them. Each is refused with the adapter that converts it.
+const FOREIGN_TOOL_PARTS: Readonly<Record<string, string>> = {
+  "tool-call": "an AI SDK tool-call part: convert AI SDK messages with fromModelMessages from @ctxkit/ai-sdk",
+  "tool-result": "an AI SDK tool-result part: convert AI SDK messages with fromModelMessages from @ctxkit/ai-sdk",
+  tool_use: "an Anthropic tool_use block: convert Anthropic messages with fromAnthropicMessages from @ctxkit/anthropic",
+  tool_result: "an Anthropic tool_result block: convert Anthropic messages with fromAnthropicMessages from @ctxkit/anthropic",
+};
+
+const otherPartSchema = z
+  .looseObject({ type: z.string().min(1) })
+  .refine((part) => part.type !== "text" && part.type !== "image_url", { message: "a text or image_url part is malformed" })
+  .superRefine((part, context) => {
+    const foreign = Object.hasOwn(FOREIGN_TOOL_PARTS, part.type) ? FOREIGN_TOOL_PARTS[part.type] : undefined;
+    if (foreign !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["type"],
+        message: `${foreign}; in ctxkit a tool call is an assistant message's tool_calls entry and its result a tool message`,
+      });
+    }
+  });
 
 export const contentPartSchema = z.union([textPartSchema, imageUrlPartSchema, otherPartSchema]);
 

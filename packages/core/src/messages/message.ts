@@ -2,6 +2,9 @@
 
 export type Role = "system" | "developer" | "user" | "assistant" | "tool";
 
+// The known parts mirror OpenAI's Chat Completions content parts field for field, so the SDK's own part
+// objects (`ChatCompletionContentPartImage`, an interface without an index signature) assign to them.
+
 export interface TextPart {
   type: "text";
   text: string;
@@ -12,13 +15,32 @@ export interface ImageUrlPart {
   image_url: { url: string; detail?: "auto" | "low" | "high" };
 }
 
-/** Any other typed part (audio, file, provider-specific blocks) is kept exactly as given. */
+export interface InputAudioPart {
+  type: "input_audio";
+  input_audio: { data: string; format: "wav" | "mp3" };
+}
+
+export interface FilePart {
+  type: "file";
+  file: { file_data?: string; file_id?: string; filename?: string };
+}
+
+/** An assistant's refusal, as the model returned it. */
+export interface RefusalPart {
+  type: "refusal";
+  refusal: string;
+}
+
+/**
+ * Any other typed part (provider-specific blocks) is kept exactly as given. Tool calls and results are
+ * not parts: they are `tool_calls` and `tool` messages, and foreign tool parts are rejected.
+ */
 export interface OtherContentPart {
   type: string;
   [key: string]: unknown;
 }
 
-export type ContentPart = TextPart | ImageUrlPart | OtherContentPart;
+export type ContentPart = TextPart | ImageUrlPart | InputAudioPart | FilePart | RefusalPart | OtherContentPart;
 
 export interface ToolCall {
   id: string;

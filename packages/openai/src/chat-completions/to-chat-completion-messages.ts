@@ -1,0 +1,69 @@
+// A ctxkit view as Chat Completions request messages, typed as the openai SDK types them.
+import { ContextValidationError, toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { isFilePart, isImageUrlPart, isInputAudioPart, isRefusalPart, isTextPart } from "../content-parts.js";
+
+type UserPart = Extract<ContentPart, { type: "text" | "image_url" | "input_audio" | "file" }>;
+type AssistantPart = Extract<ContentPart, { type: "text" | "refusal" }>;
+
+const isUserPart = (part: ContentPart): part is UserPart => isTextPart(part) || isImageUrlPart(part) || isInputAudioPart(part) || isFilePart(part);
+const isAssistantPart = (part: ContentPart): part is AssistantPart => isTextPart(part) || isRefusalPart(part);
+
+// What each role takes, as OpenAI types it.
+const ROLE_PARTS: Record<Message["role"], { readonly isAllowed: (part: ContentPart) => boolean; readonly names: string }> = {
+  system: { isAllowed: isTextPart, names: "text" },
+  developer: { isAllowed: isTextPart, names: "text" },
+  tool: { isAllowed: isTextPart, names: "text" },
+  user: { isAllowed: isUserPart, names: "text, image_url, input_audio and file" },
+  assistant: { isAllowed: isAssistantPart, names: "text and refusal" },
+};
+
+/**
+ * The view as `ChatCompletionMessageParam[]`: `metadata` left out, and every message the same frozen object
+ * the view holds when it has nothing to strip, so a stable prefix stays byte-identical. ctxkit's message
+ * type admits any typed part in any role; OpenAI takes fewer (only text in a system message, say), so a
+ * part the role cannot take throws `ContextValidationError` here rather than a 400 from the API.
+ */
+export function toChatCompletionMessages(view: readonly Message[]): ChatCompletionMessageParam[] {
+  return toProviderMessages(view).map(toChatCompletionMessage);
+}
+
+/** One message as `ChatCompletionMessageParam`; `index` only names the message in an error. */
+export function toChatCompletionMessage(message: Message, index?: number): ChatCompletionMessageParam {
+  switch (message.role) {
+    case "system":
+    case "developer":
+    case "tool":
+      if (hasContentOf(message, isTextPart)) return message;
+      break;
+    case "user":
+      if (hasContentOf(message, isUserPart)) return message;
+      break;
+    case "assistant":
+      if (isAssistantContent(message)) return message;
+      break;
+  }
+  throw refusedPart(message, index);
+}
+
+function hasContentOf<M extends Message, P extends ContentPart>(
+  message: M,
+  isAllowed: (part: ContentPart) => part is P,
+): message is M & { content: string | P[] } {
+  return typeof message.content === "string" || (Array.isArray(message.content) && message.content.every(isAllowed));
+}
+
+function isAssistantContent(message: AssistantMessage): message is AssistantMessage & { content: string | AssistantPart[] | null } {
+  return message.content === null || hasContentOf(message, isAssistantPart);
+}
+
+function refusedPart(message: Message, index: number | undefined): ContextValidationError {
+  const { isAllowed, names } = ROLE_PARTS[message.role];
+  const parts: readonly ContentPart[] = Array.isArray(message.content) ? message.content : [];
+  const position = parts.findIndex((part) => !isAllowed(part));
+  const issue = {
+    path: `content.${position}`,
+    message: `Chat Completions takes only ${names} parts in a ${message.role} message, not this "${parts[position]?.type ?? ""}" part`,
+  };
+  return new ContextValidationError([issue], index === undefined ? {} : { index });
+}

@@ -1,0 +1,38 @@
+// Which of a message's content parts a provider role takes, checked at run time, so conversions need no casts.
+import type { ContentPart, FilePart, ImageUrlPart, InputAudioPart, RefusalPart, TextPart } from "@ctxkit/core";
+
+export function isTextPart(part: ContentPart): part is TextPart {
+  return part.type === "text" && typeof part.text === "string";
+}
+
+export function isImageUrlPart(part: ContentPart): part is ImageUrlPart {
+  return part.type === "image_url" && isRecord(part.image_url) && typeof part.image_url.url === "string";
+}
+
+export function isInputAudioPart(part: ContentPart): part is InputAudioPart {
+  return (
+    part.type === "input_audio" &&
+    isRecord(part.input_audio) &&
+    typeof part.input_audio.data === "string" &&
+    (part.input_audio.format === "wav" || part.input_audio.format === "mp3")
+  );
+}
+
+export function isFilePart(part: ContentPart): part is FilePart {
+  return part.type === "file" && isRecord(part.file);
+}
+
+export function isRefusalPart(part: ContentPart): part is RefusalPart {
+  return part.type === "refusal" && typeof part.refusal === "string";
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The text of a content: the string, or its text parts joined. */
+export function textOf(content: string | readonly ContentPart[] | null): string {
+  if (content === null) return "";
+  if (typeof content === "string") return content;
+  return content.filter(isTextPart).map((part) => part.text).join("");
+}

@@ -1,0 +1,21 @@
+// @ctxkit/openai: ctxkit views for the OpenAI SDK, and OpenAI messages back into a ctxkit manager.
+export { toChatCompletionMessages, toChatCompletionMessage } from "./chat-completions/to-chat-completion-messages.js";
+export { fromChatCompletionMessage, fromChatCompletionMessages } from "./chat-completions/from-chat-completion-messages.js";
+export { toResponseInputItems } from "./responses/to-response-input-items.js";
+export { fromResponseInputItems, type ResponseItem } from "./responses/from-response-input-items.js";
+export type { ReasoningPart } from "./responses/reasoning-part.js";
+export { CtxkitSession, SessionPopError, type CtxkitSessionOptions } from "./agents/ctxkit-session.js";
+export { toAgentInputItems, fromAgentInputItems } from "./agents/agent-items.js";
+export type {
+  AgentsSession,
+  AgentInputItem,
+  AgentUserMessageItem,
+  AgentSystemMessageItem,
+  AgentAssistantMessageItem,
+  AgentFunctionCallItem,
+  AgentFunctionCallResultItem,
+  AgentReasoningItem,
+  AgentUserContent,
+  AgentAssistantContent,
+  AgentToolOutput,
+} from "./agents/agent-input-item.js";
