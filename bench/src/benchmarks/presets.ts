@@ -4,7 +4,7 @@ import { countMessageTokens, estimateCounter, type ContentPart, type Message } f
 import { createSessionMemoryStrategy, createSummaryStrategy } from "@ctxkit/strategy-summary";
 import type { BenchmarkOptions, Cell, Table } from "../lib/benchmark.js";
 import { formatShare } from "../lib/format.js";
-import { createMeter } from "../peers/context-system.js";
+import { createMeter, isRefusal } from "../peers/context-system.js";
 import { loadSystem } from "../peers/systems.js";
 import { listTranscripts, readTranscript, TRANSCRIPTS_FOLDER } from "../sessions/real-transcripts.js";
 
@@ -18,7 +18,8 @@ const counter = estimateCounter();
 /** Computes a view before each model call, given what arrived since the previous one. */
 interface Replayer {
   add(message: Message): Promise<void> | void;
-  request(): Promise<Message[]>;
+  /** The view, or undefined when the system refuses because even its minimal view cannot fit (ctxkit's `ContextBudgetError`). */
+  request(): Promise<Message[] | undefined>;
   /** Lets work between requests finish (session memory), so the replay does not depend on timing. */
   settle?(): Promise<void>;
 }
@@ -35,7 +36,11 @@ function ctxkit(label: string, config: () => SimpleContextConfig): SystemUnderTe
       const manager = createSimpleContext({ tokenizer: "estimate", ...config() });
       return {
         add: (message) => manager.addMessage(message),
-        request: () => manager.getMessagesForRequest({ tokenBudget: BUDGET }),
+        request: () =>
+          manager.getMessagesForRequest({ tokenBudget: BUDGET }).catch((error: unknown) => {
+            if (isRefusal(error)) return undefined;
+            throw error;
+          }),
         settle: () => manager.flushBackground(),
       };
     },
@@ -152,6 +157,7 @@ interface Totals extends Composition {
   prefixTokens: number;
   requestTokens: number;
   requests: number;
+  refusals: number;
 }
 
 async function replay(system: SystemUnderTest, transcript: readonly Message[], totals: Totals): Promise<void> {
@@ -164,7 +170,15 @@ async function replay(system: SystemUnderTest, transcript: readonly Message[], t
     // Before each model call (an assistant message) the orchestrator asks for a view.
     if (message.role === "assistant" && index > 0) {
       await replayer.settle?.();
-      last = await replayer.request();
+      const view = await replayer.request();
+      totals.requests += 1;
+      if (view === undefined) {
+        totals.refusals += 1;
+        previous = [];
+        await replayer.add(message);
+        continue;
+      }
+      last = view;
       const identities = last.map(identity);
       const viewTokens = last.map((entry) => countMessageTokens(entry, counter));
       const total = viewTokens.reduce((sum, value) => sum + value, 0);
@@ -173,13 +187,13 @@ async function replay(system: SystemUnderTest, transcript: readonly Message[], t
         totals.prefixTokens += commonPrefixTokens(previous, identities, viewTokens);
         totals.requestTokens += total;
       }
-      totals.requests += 1;
       previous = identities;
     }
     await replayer.add(message);
   }
   await replayer.settle?.();
-  last = await replayer.request();
+  // After the last message; a refusal there leaves the last view that was given.
+  last = (await replayer.request()) ?? last;
   compose(transcript, tokens, last, totals);
   totals.historyTokens += tokens.reduce((sum, value) => sum + value, 0);
 }
@@ -195,7 +209,7 @@ export async function run(options: BenchmarkOptions): Promise<Table[]> {
   const transcripts = selected.map((file) => readTranscript(file));
   const rows: Cell[][] = [];
   for (const system of SYSTEMS) {
-    const totals: Totals = { ...emptyComposition(), historyTokens: 0, prefixTokens: 0, requestTokens: 0, requests: 0 };
+    const totals: Totals = { ...emptyComposition(), historyTokens: 0, prefixTokens: 0, requestTokens: 0, requests: 0, refusals: 0 };
     for (const transcript of transcripts) await replay(system, transcript, totals);
     const whole = totals.historyTokens;
     rows.push([
@@ -205,18 +219,20 @@ export async function run(options: BenchmarkOptions): Promise<Table[]> {
       `${totals.summarised} · ${formatShare(totals.summarisedTokens, whole)}`,
       `${totals.dropped} · ${formatShare(totals.droppedTokens, whole)}`,
       formatShare(totals.prefixTokens, totals.requestTokens),
+      `${totals.refusals} / ${totals.requests}`,
     ]);
   }
   const messageCount = transcripts.reduce((sum, transcript) => sum + transcript.length, 0);
   return [
     {
       title: `What each system keeps of ${transcripts.length} real transcripts (${messageCount} messages) at a ${BUDGET / 1_000}k budget`,
-      columns: ["system", "verbatim (msgs · tokens)", "shortened", "summarised", "dropped", "prefix cache hit"],
+      columns: ["system", "verbatim (msgs · tokens)", "shortened", "summarised", "dropped", "prefix cache hit", "refused"],
       rows,
       notes: [
         "Kept: each original message's fate in the view after the last message, summed over the transcripts; token shares are of the originals (chars/4 estimate, which every system budgets with here).",
         "Shortened: a tool result replaced by a placeholder or a text cut to its head and tail. Summarised: covered by a summary in the view.",
         "Prefix cache hit: over every request but each transcript's first, the tokens of the longest prefix identical to the previous request's view, as a share of all requests' tokens.",
+        "Refused: requests ctxkit answered with ContextBudgetError (the latest turn alone is over the budget); the peers send an over-budget view instead. A refused request breaks the prefix chain.",
         "Summaries use the extractive summarizer (no LLM), so their text, not their coverage, differs from an LLM's.",
       ],
     },
