@@ -146,7 +146,12 @@ export function describeStrategy(name: string, strategy: StrategySubject, option
       `should keep units, protected entries and history intact, deterministically (strategy, ${settings.runs ?? DEFAULT_RUNS} runs)`,
       async () => {
         const result = await runStrategyConformance(strategy, { ...settings, seed });
-        if (result.status === "fail") throw new Error(failureMessage(result));
+        if (result.status !== "fail") return;
+        const replay =
+          result.counterexample === undefined
+            ? ""
+            : `\n\nReplay: CTXKIT_CONFORMANCE_SEED=${result.counterexample.seed} CTXKIT_CONFORMANCE_PATH=${result.counterexample.path} vitest run <this file>`;
+        throw new Error(formatFailure(result) + replay);
       },
       settings.testTimeoutMs ?? 300_000,
     );

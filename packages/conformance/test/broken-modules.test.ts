@@ -1,7 +1,7 @@
 import type { Message } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
 import * as contextSimple from "../../context-simple/src/index.js";
-import { PropertyViolation, replayCounterexample, runConformance } from "../src/index.js";
+import { CONFORMANCE_PROPERTIES, DEFAULT_RUNS, PropertyViolation, replayCounterexample, runConformance } from "../src/index.js";
 import * as broken from "./__fixtures__/broken-modules.js";
 import { createRestartableModule, restartableConfig } from "./__fixtures__/restartable-module.js";
 import { createSummaryStrategy } from "../../strategy-summary/src/summary-strategy.js";
@@ -63,9 +63,14 @@ function messageListsOf(input: unknown): Record<string, Message[]> {
 }
 
 describe("the kit on deliberately broken modules", () => {
+  it("should keep a broken module for every property", () => {
+    const covered = new Set([...cases, ...featureCases].map((entry) => entry.property));
+    expect(CONFORMANCE_PROPERTIES.map((property) => property.name).filter((name) => !covered.has(name))).toEqual([]);
+  });
+
   for (const { flaw, module, property, reason } of cases as Array<(typeof cases)[number] & { reason?: RegExp }>) {
     it(`should fail the module that ${flaw} on ${property}, with a shrunk counterexample that replays`, async () => {
-      const report = await runConformance(module, { only: [property], runs: 100, seed: 1 });
+      const report = await runConformance(module, { only: [property], runs: DEFAULT_RUNS, seed: 1 });
       const check = report.checks.find((candidate) => candidate.name === property);
       expect(report.passed).toBe(false);
       expect(check?.status).toBe("fail");
@@ -87,7 +92,7 @@ describe("the kit on deliberately broken modules", () => {
 
   for (const { flaw, module, property, options, healthy } of featureCases) {
     it(`should fail the module that ${flaw} on ${property}, with a counterexample that replays`, async () => {
-      const report = await runConformance(module, { ...options, only: [property], runs: 100, seed: 1 });
+      const report = await runConformance(module, { ...options, only: [property], runs: DEFAULT_RUNS, seed: 1 });
       const check = report.checks.find((candidate) => candidate.name === property);
       expect(check?.status, check?.reason).toBe("fail");
       const pasted = JSON.parse(JSON.stringify(check!.counterexample!)) as NonNullable<typeof check>["counterexample"] & object;
@@ -97,7 +102,7 @@ describe("the kit on deliberately broken modules", () => {
   }
 
   it("should pass a healthy restartable module on restart", async () => {
-    const report = await runConformance(createRestartableModule("healthy", "none"), { ...restartOptions, only: ["restart"], runs: 100, seed: 1 });
+    const report = await runConformance(createRestartableModule("healthy", "none"), { ...restartOptions, only: ["restart"], runs: DEFAULT_RUNS, seed: 1 });
     expect(report.checks).toMatchObject([{ name: "restart", status: "pass" }]);
   });
 
@@ -158,7 +163,7 @@ describe("the kit on context-simple", () => {
   });
 
   it("should pass summary-coverage with a summary pipeline on the kit's summarizer, which it really calls", async () => {
-    const report = await runConformance(contextSimple, { ...summaryOptions, only: ["summary-coverage"], runs: 100, seed: 1 });
+    const report = await runConformance(contextSimple, { ...summaryOptions, only: ["summary-coverage"], runs: DEFAULT_RUNS, seed: 1 });
     expect(report.checks).toMatchObject([{ name: "summary-coverage", status: "pass" }]);
     const summarized = Number(/^(\d+) of \d+ views held a summary$/.exec(report.checks[0]!.note ?? "")?.[1]);
     expect(summarized).toBeGreaterThan(10);

@@ -9,8 +9,8 @@ const vitest = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import
 const config = fileURLToPath(new URL("./__fixtures__/replay/vitest.config.ts", import.meta.url));
 
 /** Runs the fixture test file in its own vitest, with the replay variables a failure message prints. */
-function runFixture(environment: Record<string, string>): { status: number | null; output: string } {
-  const result = spawnSync(process.execPath, [vitest, "run", "--config", config], {
+function runFixture(environment: Record<string, string>, file = "events"): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, [vitest, "run", "--config", config, file], {
     env: { ...process.env, ...environment, NO_COLOR: "1", FORCE_COLOR: "0" },
     encoding: "utf8",
   });
@@ -39,5 +39,21 @@ describe("CTXKIT_CONFORMANCE_ONLY, _SEED and _PATH", () => {
     expect(output).toContain(failure.reason!.split("\n")[0]!);
     expect(output).toContain(`Replay: CTXKIT_CONFORMANCE_ONLY=events CTXKIT_CONFORMANCE_SEED=${seed}`);
     expect(output).toMatch(/Tests\s+1 failed \(1\)/);
+  }, 120_000);
+});
+
+describe("describeMessageStore's hooks", () => {
+  it("should pass a healthy store and fail a store that repairs corruption silently or replaces in place", () => {
+    const result = spawnSync(process.execPath, [vitest, "run", "--config", config, "--reporter=json", "stores"], { encoding: "utf8" });
+    const report = JSON.parse(result.stdout.slice(result.stdout.indexOf("{"))) as {
+      testResults: Array<{ assertionResults: Array<{ fullName: string; status: string }> }>;
+    };
+    const tests = report.testResults.flatMap((file) => file.assertionResults);
+    const failed = tests.filter((test) => test.status === "failed").map((test) => test.fullName);
+    expect(tests.filter((test) => test.fullName.startsWith("store-none")).length).toBeGreaterThan(8);
+    expect(failed).toEqual([
+      expect.stringMatching(/^store-repairs-corruption .*corrupt session with a typed error/),
+      expect.stringMatching(/^store-replaces-in-place .*killed mid-way/),
+    ]);
   }, 120_000);
 });

@@ -30,7 +30,7 @@ export const restartProperty = defineProperty({
   skipReason: (context) =>
     context.features?.restart === true
       ? undefined
-      : "the subject does not declare restart: true (a module whose sessions outlive their instance, opened by settings.sessionId)",
+      : "not declared restart: true, for a module whose sessions outlive their instance (opened by settings.sessionId)",
   arbitrary: () => fc.record({ session: sessionArbitrary({ broken: true, maxEarlyRequests: 2 }), budget: budgetArbitrary(), setFirst: fc.boolean() }),
   async check({ session, budget, setFirst }, context) {
     const { history } = session;

@@ -23,7 +23,7 @@ export const summaryCoverageProperty = defineProperty({
   invariant:
     "Each history message up to a summary's metadata.ctxkit.summary.coveredThrough is still in the view or was sent (whole or shortened) to the summarizer the kit supplied.",
   skipReason: (context) =>
-    context.features?.summarizer === true ? undefined : "the subject does not declare summarizer: true (its summary strategy uses the kit's settings.summarizer)",
+    context.features?.summarizer === true ? undefined : "not declared summarizer: true, for a summary strategy on the kit's settings.summarizer",
   // Tight budgets, so that summaries are made.
   arbitrary: () => sessionArbitrary({ broken: true, maxEarlyRequests: 4, budget: budgetArbitrary({ min: 64, max: 4_096 }) }),
   describeTally: (tally) => {

@@ -52,4 +52,16 @@ describe("formatReport", () => {
     expect(text).toContain("FAILED: example: 1 passed, 1 failed, 1 skipped in 2.0s");
     expect(text).not.toContain("\u001b[");
   });
+
+  it("should print what a property measured on its line and again before the verdict", () => {
+    const noted: ConformanceReport = {
+      ...report,
+      checks: [{ name: "compaction-frequency", kind: "property", description: "Stable.", status: "pass", durationMs: 10, runs: 50, note: "cache-stable on 97% of 120 follow-up requests" }],
+      passed: true,
+      counts: { pass: 1, fail: 0, skip: 0 },
+    };
+    const text = formatReport(noted);
+    expect(text).toMatch(/pass {2}compaction-frequency +50 runs +\d+ms {2}cache-stable on 97% of 120 follow-up requests/);
+    expect(text).toContain("\ncompaction-frequency: cache-stable on 97% of 120 follow-up requests\n");
+  });
 });

@@ -18,7 +18,7 @@ describe("runStrategyConformance", () => {
   it.each([
     ["drops instructions", broken.dropsInstructions, /protected history message/],
     ["splits units", broken.splitsUnits, /breaks tool units/],
-    ["drops at random", broken.dropsAtRandom, /two different results/],
+    ["drops a different unit on each call", broken.dropsDifferentUnits, /two different results/],
     ["rewrites without a recorded edit", broken.rewritesSilently, /beyond a recorded shortening/],
   ])("should fail a strategy that %s, with a counterexample", async (_flaw, strategy, reason) => {
     const result = await runStrategyConformance(strategy, { runs: 100, seed: 1 });

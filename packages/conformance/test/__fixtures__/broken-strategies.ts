@@ -1,5 +1,5 @@
 // Pipeline strategies each broken in exactly one way, for describeStrategy's own tests.
-import { createViewDraft, type Strategy, type ViewEntry } from "@ctxkit/core";
+import { createViewDraft, isProtectedEntry, type Strategy, type ViewEntry } from "@ctxkit/core";
 
 const keep = (name: string, filter: (entry: ViewEntry, index: number, entries: readonly ViewEntry[]) => boolean): Strategy => ({
   name,
@@ -15,8 +15,23 @@ export const dropsInstructions = keep("drops-instructions", (entry) => entry.mes
 /** Drops the first tool result of every unit, leaving its call unanswered. */
 export const splitsUnits = keep("splits-units", (entry, index, entries) => !(entry.message.role === "tool" && entries[index - 1]?.message.role === "assistant"));
 
-/** Drops a message at random: the same draft gives different views. */
-export const dropsAtRandom = keep("drops-at-random", () => Math.random() > 0.2);
+/** Drops one droppable unit, a different one on each call: the same draft gives different views. */
+export const dropsDifferentUnits: Strategy = (() => {
+  let calls = 0;
+  return {
+    name: "drops-different-units",
+    apply: (view, context) => {
+      const droppable = view.units.filter((unit) => {
+        for (let index = unit.start; index < unit.end; index += 1) if (!isProtectedEntry(view, index, context.protectFirst).canDrop) return false;
+        return true;
+      });
+      if (droppable.length === 0) return { view, applied: false };
+      const dropped = droppable[calls++ % droppable.length]!;
+      const entries = view.entries.filter((_, index) => index < dropped.start || index >= dropped.end);
+      return { view: createViewDraft(entries), applied: true };
+    },
+  };
+})();
 
 /** Upper-cases assistant text in place of a shortening, and records no edit. */
 export const rewritesSilently: Strategy = {
