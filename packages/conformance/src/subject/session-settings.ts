@@ -22,8 +22,6 @@ export function createSessionSettings(): SessionSettings {
 }
 
 /** A module's config, given as it is or computed from each instance's settings. */
-export type ConfigInput = unknown;
-
-export function resolveConfig(config: ConfigInput, settings: SessionSettings): unknown {
+export function resolveConfig(config: unknown, settings: SessionSettings): unknown {
   return typeof config === "function" ? (config as (settings: SessionSettings) => unknown)(settings) : (config ?? {});
 }
