@@ -53,10 +53,11 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
   const packages = packPackages(workspaceRoot, tarballs) as PackedPackage[];
   writeFileSync(join(folder, "package.json"), `${JSON.stringify({ name: "ctxkit-consumer", private: true, type: "module" }, null, 2)}\n`);
   cpSync(fixtures, folder, { recursive: true });
-  // --prefer-offline: whatever npm's cache already holds is not fetched again.
+  // --prefer-offline: whatever npm's cache already holds is not fetched again. @types/json-schema: the AI SDK's
+  // declarations import `json-schema` without depending on its types, and the consumer checks every declaration.
   await run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...packages.map((pack) => pack.tarball), `@types/node@${typesNodeVersion()}`, ...peerInstalls(packages)],
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...packages.map((pack) => pack.tarball), `@types/node@${typesNodeVersion()}`, "@types/json-schema@7.0.15", ...peerInstalls(packages)],
     { cwd: folder, env: userEnvironment, timeout: 180_000 },
   );
   return { folder, packages };

@@ -67,6 +67,27 @@ describe("packed packages installed with npm", () => {
     expect(result["viewLength"]).toBeLessThan(121);
   });
 
+  it("should run an AI SDK tool loop through contextMiddleware: the prompt stays small, the history whole and paired", async () => {
+    await checkNodenext();
+    const result = JSON.parse(await runNode(join(project.folder, "out-nodenext/sdk-ai.js"), project.folder)) as Record<string, number>;
+    expect(result).toMatchObject({ calls: 24, historyLength: 48, pairProblems: 0 });
+    expect(result["largestPrompt"]).toBeLessThan(result["historyLength"]!); // compacted to the budget
+  });
+
+  it("should run an OpenAI SDK tool loop: every request compact, pair-safe and without metadata", async () => {
+    await checkNodenext();
+    const result = JSON.parse(await runNode(join(project.folder, "out-nodenext/sdk-openai.js"), project.folder)) as Record<string, unknown>;
+    expect(result).toMatchObject({ requests: 24, historyLength: 49, pairProblems: 0, metadataSent: false });
+    expect(result["largestRequest"]).toBeLessThan(result["historyLength"] as number); // compacted to the budget
+  });
+
+  it("should run an Anthropic SDK tool loop: every tool_use answered in the next message", async () => {
+    await checkNodenext();
+    const result = JSON.parse(await runNode(join(project.folder, "out-nodenext/sdk-anthropic.js"), project.folder)) as Record<string, number>;
+    expect(result).toMatchObject({ requests: 24, historyLength: 49, unansweredToolUses: 0 });
+    expect(result["largestRequest"]).toBeLessThan(result["historyLength"] as number); // compacted to the budget
+  });
+
   it("should run a consumer bundled with esbuild --bundle --platform=node, away from node_modules, when it passes the ranks", async () => {
     // Outside the consumer project, so no node_modules folder is found above the bundle.
     const alone = mkdtempSync(join(tmpdir(), "ctxkit-pack-bundle-"));
