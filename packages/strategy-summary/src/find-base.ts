@@ -71,6 +71,26 @@ function unitsCoveredBy(view: ViewDraft, plan: CoveragePlan, base: SummaryBase, 
   return whole;
 }
 
+/**
+ * Coverable units, other than the last, holding a message at or before `base.coveredThrough` that
+ * `base` left verbatim. It left them because the draft it was made for had to keep them (the latest
+ * user message then, say); this draft does not, so a later strategy such as `truncate` may drop them
+ * while the summary still claims everything through `coveredThrough`. The summary must take them in.
+ * The last unit is never dropped, so it may stay.
+ */
+export function findExposedUnits(view: ViewDraft, plan: CoveragePlan, base: SummaryBase | undefined): Set<number> {
+  const exposed = new Set<number>();
+  if (base === undefined) return exposed;
+  const lastUnit = view.units.length - 1;
+  view.entries.forEach((entry, position) => {
+    const { source } = entry;
+    if (source.kind !== "history" || source.index > base.coveredThrough || isCoveredBy(base, source.index)) return;
+    const unitIndex = plan.unitOfEntry[position]!;
+    if (plan.kinds[unitIndex] === "coverable" && unitIndex !== lastUnit) exposed.add(unitIndex);
+  });
+  return exposed;
+}
+
 export interface CachedBase {
   readonly base: SummaryBase;
   /** The draft's units that `base` covers whole: what reusing it alone removes. */

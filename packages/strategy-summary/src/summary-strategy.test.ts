@@ -1,6 +1,6 @@
-import { ContextTimeoutError, createMemoryStateStore, type Message, type ViewDraft } from "@ctxkit/core";
+import { ContextTimeoutError, createMemoryStateStore, truncate, type Message, type ViewDraft } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
-import { call, result, system, toolUnit, turn, user } from "../test/messages.js";
+import { assistant, call, result, system, toolUnit, turn, user } from "../test/messages.js";
 import { recordingSummarizer } from "../test/recording-summarizer.js";
 import { appendToView, createFreshView, createTestContext, describeView, freezeHistory } from "../test/strategy-context.js";
 import type { SummaryMetadata } from "./summary-message.js";
@@ -129,6 +129,27 @@ describe("createSummaryStrategy", () => {
       expect(summarizer.requests[1]!.previousSummary).toBeUndefined();
       // Message 1 opens a tool unit, so that unit stays whole.
       expect(describeView(view).slice(0, 4)).toEqual([0, 1, 2, "S"]);
+    });
+
+    it("should take in a message a reused checkpoint left verbatim once nothing keeps it, so truncate cannot drop it from under the summary (regression)", async () => {
+      const summarizer = recordingSummarizer();
+      const strategy = createSummaryStrategy({ keepRecentTokens: 10, minNewTokens: 200, maxSummaryTokens: 40, summarizer });
+      const state = createMemoryStateStore();
+      // The task is the latest user message, so the first checkpoint covers the tool units after it and leaves it verbatim.
+      const earlier = freezeHistory([user("the task"), ...toolUnit("a", 2_000), ...toolUnit("b", 2_000), assistant("done")]);
+      await strategy.apply(createFreshView(earlier), createTestContext({ history: earlier, state }));
+      expect(summarizer.requests[0]!.messages).not.toContain(earlier[0]);
+      // A new user message unprotects the task; too little else is new to be worth a call on its own.
+      const history = [...earlier, ...freezeHistory([user("next")])];
+      const summarized = await strategy.apply(createFreshView(history), createTestContext({ history, state }));
+      // One token over: truncate drops the oldest unit it may, and a summary only when nothing else is left.
+      const { view } = truncate().apply(summarized.view, createTestContext({ history, target: summarized.view.tokens - 1 })) as { view: ViewDraft };
+      const { coveredThrough } = summaryOf(view).metadata;
+      const sent = summarizer.requests.flatMap((request) => request.messages);
+      const held = new Set(describeView(view));
+      const lost = history.slice(0, coveredThrough + 1).filter((message, index) => !held.has(index) && !sent.includes(message));
+      expect(lost).toEqual([]);
+      expect(sent).toContain(history[0]);
     });
 
     it("should give the same view from a fresh draft whether or not checkpoints were cached (extractive)", async () => {

@@ -3,7 +3,7 @@ import { parseConfig, type Strategy, type StrategyContext, type StrategyResult, 
 import { CheckpointStore } from "./checkpoint-store.js";
 import { extractiveSummarizer } from "./extractive-summarizer.js";
 import { collectFiles, NO_FILES } from "./file-operations.js";
-import { findBaseInDraft, findCachedBase, isCoveredBy, type DraftIndex, type SummaryBase } from "./find-base.js";
+import { findBaseInDraft, findCachedBase, findExposedUnits, isCoveredBy, type DraftIndex, type SummaryBase } from "./find-base.js";
 import { optionsSchema, resolvePrompts, resolveSizes, type SummaryStrategyOptions } from "./options.js";
 import { planCoverage, type CoveragePlan } from "./plan-coverage.js";
 import { replaceCovered } from "./replace-covered.js";
@@ -32,6 +32,19 @@ function findNewIndices(view: ViewDraft, plan: CoveragePlan, removed: ReadonlySe
     }
   }
   return { newIndices, verbatim, newTokens };
+}
+
+/** The highest history index in `units`, or -1: a summary that takes in a unit must cover all of it. */
+function lastHistoryIndex(view: ViewDraft, units: ReadonlySet<number>): number {
+  let last = -1;
+  for (const unitIndex of units) {
+    const unit = view.units[unitIndex]!;
+    for (let position = unit.start; position < unit.end; position += 1) {
+      const source = view.entries[position]!.source;
+      if (source.kind === "history") last = Math.max(last, source.index);
+    }
+  }
+  return last;
 }
 
 function tokensOfUnits(view: ViewDraft, plan: CoveragePlan, units: ReadonlySet<number>): number {
@@ -75,13 +88,16 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
     const inDraft = findBaseInDraft(view, context.history, store, index);
     const cached = inDraft === undefined ? findCachedBase(view, plan, context.history, store, index) : undefined;
     const base = inDraft ?? cached?.base;
-    const removable = new Set([...plan.coveredUnits, ...(cached?.units ?? [])]);
-    const coveredThrough = Math.max(base?.coveredThrough ?? -1, plan.coveredThrough);
+    const exposed = findExposedUnits(view, plan, base);
+    const removable = new Set([...plan.coveredUnits, ...(cached?.units ?? []), ...exposed]);
+    const coveredThrough = Math.max(base?.coveredThrough ?? -1, plan.coveredThrough, lastHistoryIndex(view, exposed));
     const { newIndices, verbatim, newTokens } = findNewIndices(view, plan, removable, index, base, coveredThrough);
 
     let summary: SummaryContent;
     let removed: ReadonlySet<number>;
-    if (newTokens === 0 || newTokens < sizes.minNewTokens) {
+    // Exposed units make even a trickle worth a call: without them the summary would claim messages it
+    // neither holds nor keeps safe, and a later strategy could drop them unsummarized.
+    if (exposed.size === 0 && (newTokens === 0 || newTokens < sizes.minNewTokens)) {
       // A trickle is not worth a call; a stored checkpoint can still be put back for free.
       if (cached === undefined || cached.units.size === 0) return unchanged;
       summary = { ...cached.base, ...cached.base.files };
