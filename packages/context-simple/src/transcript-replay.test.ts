@@ -34,7 +34,7 @@ async function replay(messages: readonly Message[], budget: number) {
   return { views, budgetErrors };
 }
 
-describe.skipIf(!exists)("real transcript replay (skipped: ../shared/data/transcripts is absent)", () => {
+describe.skipIf(!exists)("real transcript replay (skipped when ../shared/data/transcripts is absent)", () => {
   it.each(files)("should fit every view of %s in 32k tokens, paired", async (file) => {
     const { views, budgetErrors } = await replay(readMessagesFile(`${transcriptsDirectory}/${file}`), 32_000);
     expect(views).toBeGreaterThan(0);

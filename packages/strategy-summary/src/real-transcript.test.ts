@@ -45,7 +45,7 @@ function expectedFiles(history: readonly Message[], coveredThrough: number, tool
   return { readFiles: read.filter((path) => !modified.includes(path)), modifiedFiles: modified };
 }
 
-describe.skipIf(!exists)("file lists on real transcripts (skipped: ../shared/data/transcripts is absent)", () => {
+describe.skipIf(!exists)("file lists on real transcripts (skipped when ../shared/data/transcripts is absent)", () => {
   it.each(TRANSCRIPTS)("should list exactly the files read and modified up to the summary's end in $file", async ({ file, tools }) => {
     const history = readMessagesFile(`${transcriptsDirectory}/${file}`);
     let calls = 0;

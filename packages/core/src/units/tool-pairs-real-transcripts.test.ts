@@ -22,7 +22,7 @@ function readTranscript(file: string): Message[] {
   return readMessagesFile(`${transcriptsDirectory}/${file}`);
 }
 
-describe.skipIf(!exists)("tool pairs in real transcripts (skipped: ../shared/data/transcripts is absent)", () => {
+describe.skipIf(!exists)("tool pairs in real transcripts (skipped when ../shared/data/transcripts is absent)", () => {
   it("should find the transcripts", () => {
     expect(transcriptFiles.length).toBeGreaterThan(0);
   });
