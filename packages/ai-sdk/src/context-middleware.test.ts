@@ -1,22 +1,12 @@
 import type { ContextManager } from "@ctxkit/core";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { APICallError, generateText, stepCountIs, streamText, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from "ai";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createScriptedModel, createSmallManager, expectValidPrompt, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
+import { describe, expect, it, vi } from "vitest";
+import { createScriptedModel, createSmallManager, expectValidPrompt, failOnAiSdkWarnings, QUESTIONS, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
 import { contextMiddleware } from "./context-middleware.js";
 import { fromModelMessages } from "./from-model-messages.js";
 
-const QUESTIONS = ["What is in a.txt?", "And in b.txt?", "Compare them.", "Summarize everything."];
-
-let warn: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-});
-afterEach(() => {
-  // No AI SDK warning (a system message inside `messages`, say) was printed during the run.
-  expect(warn).not.toHaveBeenCalled();
-  warn.mockRestore();
-});
+failOnAiSdkWarnings();
 
 async function runTurns(resend: "whole conversation" | "new messages only", run: typeof generateText | "stream") {
   const { manager, events } = createSmallManager();

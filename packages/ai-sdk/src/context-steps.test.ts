@@ -1,19 +1,10 @@
 import { generateText, stepCountIs, streamText, type ModelMessage } from "ai";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createScriptedModel, createSmallManager, expectValidPrompt, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
+import { describe, expect, it, vi } from "vitest";
+import { createScriptedModel, createSmallManager, expectValidPrompt, failOnAiSdkWarnings, QUESTIONS, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
 import { createContextSteps } from "./context-steps.js";
 import { fromModelMessages } from "./from-model-messages.js";
 
-const QUESTIONS = ["What is in a.txt?", "And in b.txt?", "Compare them.", "Summarize everything."];
-
-let warn: ReturnType<typeof vi.spyOn>;
-beforeEach(() => {
-  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-});
-afterEach(() => {
-  expect(warn).not.toHaveBeenCalled();
-  warn.mockRestore();
-});
+failOnAiSdkWarnings();
 
 async function runTurns(resend: "whole conversation" | "new messages only", run: "generate" | "stream", stopAfter = 5) {
   const { manager, events } = createSmallManager();

@@ -4,12 +4,27 @@ import { createSimpleContext } from "@ctxkit/context-simple";
 import { tool, type ModelMessage, type SystemModelMessage } from "ai";
 import { standardizePrompt } from "ai/internal";
 import { MockLanguageModelV3 } from "ai/test";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect, vi } from "vitest";
 import { z } from "zod";
 import { fromModelMessages } from "../from-model-messages.js";
 import type { GenerateResult, LanguageModelPrompt, StreamPart } from "../language-model-types.js";
 
 export const SYSTEM = "You read files and answer in one line.";
+
+/** The user's turns of the scripted conversation. */
+export const QUESTIONS = ["What is in a.txt?", "And in b.txt?", "Compare them.", "Summarize everything."];
+
+/** Fails each test of the file during which the AI SDK printed a warning (a system message inside `messages`, say). */
+export function failOnAiSdkWarnings(): void {
+  let warn: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  });
+  afterEach(() => {
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
+}
 
 /** Each tool result is long, so a few turns overflow the small budget and compaction has to run. */
 export const tools = {
