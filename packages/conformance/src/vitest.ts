@@ -1,12 +1,11 @@
 // @ctxkit/conformance/vitest: the whole conformance suite as vitest tests, in one call.
 import { describe, it } from "vitest";
 import { CONFORMANCE_PROPERTIES } from "./properties/all-properties.js";
-import type { PropertyContext } from "./properties/property.js";
 import { formatFailure } from "./runner/format-report.js";
 import type { CheckResult } from "./runner/report.js";
 import {
   createSeed,
-  DEFAULT_CONCURRENT_ADDS,
+  createPropertyContext,
   DEFAULT_RUNS,
   DEFAULT_TIMEOUT_MS,
   findSkipReason,
@@ -95,12 +94,7 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
             it.skip(`${property.title} (${property.name}) — skipped: no manager to test: ${probeError}`, () => {});
             continue;
           }
-          const context: PropertyContext = {
-            subject: resolved,
-            capabilities,
-            concurrentAdds: settings.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
-            features: { restart: settings.restart, summarizer: settings.summarizer },
-          };
+          const context = createPropertyContext(resolved, capabilities, settings);
           const missing = property.requires === undefined ? undefined : capabilities[property.requires];
           if (missing?.missing === true) {
             it(`${property.title} (${property.name})`, () => {

@@ -3,7 +3,7 @@ import { describeError, PropertyViolation } from "../checks/violation.js";
 import { CONFORMANCE_PROPERTIES } from "../properties/all-properties.js";
 import { resolveSubject, unwrapDefaultExport, type ConformanceSubject } from "../subject/subject.js";
 import type { Counterexample } from "./report.js";
-import { DEFAULT_CONCURRENT_ADDS, probeCapabilities, type ConformanceOptions } from "./run-conformance.js";
+import { createPropertyContext, probeCapabilities, type ConformanceOptions } from "./run-conformance.js";
 
 /**
  * Runs one property's check on the counterexample's input, once. Resolves when the invariant holds
@@ -19,12 +19,7 @@ export async function replayCounterexample(
   const subject = resolveSubject(unwrapDefaultExport(input) as ConformanceSubject, { config: options.config ?? {}, subscribe: options.subscribe, restart: options.restart });
   const capabilities = await probeCapabilities(subject, options.capabilities);
   try {
-    await property.check(counterexample.input, {
-      subject,
-      capabilities,
-      concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
-      features: { restart: options.restart, summarizer: options.summarizer },
-    });
+    await property.check(counterexample.input, createPropertyContext(subject, capabilities, options));
   } catch (error) {
     if (error instanceof PropertyViolation) throw error;
     throw new PropertyViolation(`${counterexample.property}: the manager threw ${describeError(error)}`);

@@ -21,6 +21,20 @@ import { listStructuralChecks, runStructuralCheck } from "./structural-checks.js
 /** Runs per property by default: enough to find the usual bugs, fast enough for CI. */
 export const DEFAULT_RUNS = 100;
 export const DEFAULT_CONCURRENT_ADDS = 50;
+
+/** What every property is run with: the subject, what it can do, and what it declared. */
+export function createPropertyContext(
+  subject: PropertyContext["subject"],
+  capabilities: ResolvedCapabilities,
+  options: Pick<ConformanceOptions, "concurrentAdds" | "restart" | "summarizer">,
+): PropertyContext {
+  return {
+    subject,
+    capabilities,
+    concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
+    features: { restart: options.restart, summarizer: options.summarizer },
+  };
+}
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export type ProgressEvent =
@@ -148,12 +162,7 @@ export async function runConformance(input: ConformanceSubject, options: Conform
       emit({ type: "check-end", result });
       continue;
     }
-    const context: PropertyContext = {
-      subject: resolved,
-      capabilities,
-      concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
-      features: { restart: options.restart, summarizer: options.summarizer },
-    };
+    const context = createPropertyContext(resolved, capabilities, options);
     const missing = findMissingCapability(property, capabilities);
     const skipReason = findSkipReason(property, context);
     if (missing !== undefined || skipReason !== undefined) {

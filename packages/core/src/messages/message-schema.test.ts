@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ContextValidationError } from "../errors.js";
+import { rejectionOf } from "../../test/rejection-of.js";
 import { parseMessage } from "./parse-message.js";
-
-function rejectionOf(input: unknown): ContextValidationError {
-  try {
-    parseMessage(input);
-  } catch (error) {
-    if (error instanceof ContextValidationError) return error;
-    throw error;
-  }
-  throw new Error("expected parseMessage to reject");
-}
 
 describe("messageSchema", () => {
   describe("foreign tool parts (regression)", () => {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ContextError, ContextValidationError } from "../errors.js";
+import { rejectionOf } from "../../test/rejection-of.js";
 import { parseMessage, parseMessages } from "./parse-message.js";
 
-function rejectionOf(input: unknown): ContextValidationError {
-  try {
-    parseMessage(input);
-  } catch (error) {
-    if (error instanceof ContextValidationError) return error;
-    throw error;
-  }
-  throw new Error("expected parseMessage to reject");
-}
 
 describe("parseMessage", () => {
   describe("valid messages", () => {
