@@ -71,7 +71,7 @@ function measureMutationScore() {
     const line =
       mutants.length === 0
         ? "mutation score: the kit's own tests did not run"
-        : `mutation score: ${caught}/${mutants.length} broken modules and strategies caught (${share}%)` + (missed.length === 0 ? "" : `; missed: ${missed.join(" | ")}`);
+        : `mutation score: ${caught}/${mutants.length} broken modules and strategies caught (${share}%)${missed.length === 0 ? "" : `; missed: ${missed.join(" | ")}`}`;
     return { caught, total: Math.max(mutants.length, 1), line };
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -35,8 +35,8 @@ export function formatTable(table: Table): string {
 }
 
 export function formatMarkdownTable(table: Table): string {
-  const escape = (cell: string): string => cell.replaceAll("|", "\\|");
-  const row = (cells: readonly string[]): string => `| ${cells.map(escape).join(" | ")} |`;
+  const escapeCell = (cell: string): string => cell.replaceAll("|", "\\|");
+  const row = (cells: readonly string[]): string => `| ${cells.map(escapeCell).join(" | ")} |`;
   const alignment = alignsRight(table).map((right) => (right ? "---:" : "---"));
   const output = [`### ${table.title}`, "", row(table.columns.map(String)), row(alignment)];
   for (const cells of table.rows) output.push(row(cells.map(text)));

@@ -59,7 +59,7 @@ describe("createSummaryStrategy", () => {
       expect(summarizer.requests).toHaveLength(2);
       const [firstRequest, secondRequest] = summarizer.requests as [(typeof summarizer.requests)[0], (typeof summarizer.requests)[0]];
       expect(firstRequest.previousSummary).toBeUndefined();
-      expect(secondRequest.previousSummary).toBe("summary #1 of " + firstRequest.messages.length + " messages");
+      expect(secondRequest.previousSummary).toBe(`summary #1 of ${firstRequest.messages.length} messages`);
       const seen = new Set(firstRequest.messages);
       expect(secondRequest.messages.some((message) => seen.has(message))).toBe(false);
       expect(JSON.stringify(secondRequest.messages)).not.toContain("summary #1");

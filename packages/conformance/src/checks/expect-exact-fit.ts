@@ -17,6 +17,6 @@ export function expectExactFit(view: readonly Message[], budget: number, usage: 
   const tokens = countViewTokens(view, counter);
   expectThat(
     tokens <= budget,
-    () => `${where} returned a view of ${tokens} tokens by core's exact ${counter} counter, over the budget ${budget}` + (usage === undefined ? "" : ` (its usage() reports ${usage.tokens})`),
+    () => `${where} returned a view of ${tokens} tokens by core's exact ${counter} counter, over the budget ${budget}${usage === undefined ? "" : ` (its usage() reports ${usage.tokens})`}`,
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ContextError, ContextValidationError } from "../errors.js";
+import { ContextError, } from "../errors.js";
 import { rejectionOf } from "../../test/rejection-of.js";
 import { parseMessage, parseMessages } from "./parse-message.js";
 

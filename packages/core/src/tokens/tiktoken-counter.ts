@@ -38,7 +38,7 @@ export interface TiktokenCounterOptions {
   readonly ranks?: TiktokenRanks;
 }
 
-const CONTRACTION = String.raw`'(?:[sS]|[tT]|[dD]|[mM]|[lL][lL]|[vV][eE]|[rR][eE])`;
+const CONTRACTION = `'(?:[sS]|[tT]|[dD]|[mM]|[lL][lL]|[vV][eE]|[rR][eE])`;
 
 /**
  * tiktoken's pre-token patterns in JavaScript syntax, without captures (faster). cl100k's is the one
