@@ -16,7 +16,8 @@ export type ContextErrorCode =
   | "MOUNT_POINT"
   | "CONTEXT_CLOSED"
   | "CONTEXT_COUNTER"
-  | "CONTEXT_TIMEOUT";
+  | "CONTEXT_TIMEOUT"
+  | "CONTEXT_STATE_CONFLICT";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -142,6 +143,27 @@ export class MountPointError extends ContextError {
   constructor(point: string, known: readonly string[]) {
     super("MOUNT_POINT", `Unknown mount point "${point}". Known mount points: ${known.join(", ")}.`);
     this.point = point;
+  }
+}
+
+/**
+ * A strategy-state write lost a compare-and-set: another writer of a shared session changed `key` of
+ * `strategy` since this store last loaded or synced it. Nothing was written; the store is still usable.
+ * Sync (the next read does) and apply the change again to what the other writer left.
+ */
+export class ContextStateConflictError extends ContextError {
+  readonly strategy: string;
+  readonly key: string;
+
+  constructor(strategy: string, key: string, options?: { cause?: unknown }) {
+    super(
+      "CONTEXT_STATE_CONFLICT",
+      `Another writer changed the state "${key}" of "${strategy}" since it was last read; nothing was written. ` +
+        `Read the session again and re-apply the change.`,
+      options,
+    );
+    this.strategy = strategy;
+    this.key = key;
   }
 }
 
