@@ -45,7 +45,13 @@ describeWithPostgres("the bounds on a stuck server or network", (connectionStrin
   it("should finish close() within closeTimeoutMs when the network froze mid-append, report the write, and release every connection", async () => {
     proxy = await startTcpProxy(connectionString);
     const sessionId = randomUUID();
-    const manager = await createPostgresContext({ connectionString: proxy.url, schema, sessionId, tokenizer: "estimate", closeTimeoutMs: 300 });
+    const manager = await createPostgresContext({
+      connectionString: proxy.url,
+      schema,
+      sessionId,
+      tokenizer: "estimate",
+      closeTimeoutMs: 300,
+    });
     await manager.addMessage({ role: "user", content: "before" });
     proxy.freeze();
     const append = manager.addMessage({ role: "user", content: "never confirmed" }).catch((caught: unknown) => caught);

@@ -14,7 +14,11 @@ const identifier = (what: string) =>
       `must be a plain SQL identifier for the ${what}: letters, digits and _, starting with a letter or _, at most 48 characters`,
     );
 
-const milliseconds = z.number().int("must be a whole number of milliseconds").min(1, "must be at least 1 ms").max(3_600_000, "must be at most an hour");
+const milliseconds = z
+  .number()
+  .int("must be a whole number of milliseconds")
+  .min(1, "must be at least 1 ms")
+  .max(3_600_000, "must be at most an hour");
 
 export const configSchema = contextConfigSchema.extend({
   /** `postgres://user:password@host:port/database`, as node-postgres takes it. */

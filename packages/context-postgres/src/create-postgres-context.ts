@@ -20,8 +20,17 @@ export async function createPostgresContext(config: PostgresContextConfig): Prom
 
 /** The manager, opening in the background: `mount` adds its event handler first. Await `opened`. */
 export function startPostgresContext(config: ResolvedPostgresContextConfig, onEvent?: EventHandler): ContextEngine {
-  const { connectionString, sessionId, table, schema, maxConnections, connectTimeoutMs, statementTimeoutMs, closeTimeoutMs, ...engineConfig } =
-    config;
+  const {
+    connectionString,
+    sessionId,
+    table,
+    schema,
+    maxConnections,
+    connectTimeoutMs,
+    statementTimeoutMs,
+    closeTimeoutMs,
+    ...engineConfig
+  } = config;
   const store = new PostgresMessageStore({
     connectionString,
     sessionId: sessionId ?? randomUUID(),

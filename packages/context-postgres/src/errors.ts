@@ -16,9 +16,13 @@ export class ContextStoreUnavailableError extends ContextError {
   constructor(location: string, options?: { cause?: unknown; detail?: string }) {
     const cause = options?.cause instanceof Error ? options.cause.message : String(options?.cause);
     const detail = options?.detail ?? `${cause}. Check that the server is reachable, then open the session again`;
-    super("CONTEXT_STORE_UNAVAILABLE", `The session ${location} could not be written or read: ${detail}. Nothing of that operation was stored.`, {
-      cause: options?.cause,
-    });
+    super(
+      "CONTEXT_STORE_UNAVAILABLE",
+      `The session ${location} could not be written or read: ${detail}. Nothing of that operation was stored.`,
+      {
+        cause: options?.cause,
+      },
+    );
     this.location = location;
   }
 }
@@ -58,8 +62,13 @@ export class PostgresStoreCorruptError extends ContextError {
   readonly reason: string;
 
   constructor(location: string, record: CorruptRecord, reason: string, options?: { cause?: unknown }) {
-    const what = "seq" in record ? `an unreadable message at seq ${record.seq}` : `unreadable state "${record.key}" of "${record.strategy}"`;
-    super("CONTEXT_STORE_CORRUPT", `The session ${location} holds ${what}: ${reason}. Nothing was changed; repair or delete that row.`, options);
+    const what =
+      "seq" in record ? `an unreadable message at seq ${record.seq}` : `unreadable state "${record.key}" of "${record.strategy}"`;
+    super(
+      "CONTEXT_STORE_CORRUPT",
+      `The session ${location} holds ${what}: ${reason}. Nothing was changed; repair or delete that row.`,
+      options,
+    );
     this.location = location;
     this.seq = "seq" in record ? record.seq : undefined;
     this.strategy = "strategy" in record ? record.strategy : undefined;

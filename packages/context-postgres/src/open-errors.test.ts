@@ -96,7 +96,9 @@ describeWithPostgres("typed errors at open", (connectionString) => {
     await manager.addMessage({ role: "user", content: "kept" });
     await manager.pinMessage(0);
     await manager.close();
-    await admin((client) => client.query(`UPDATE ${tableNames(schema, "ctxkit").state} SET value = '[0,' WHERE session_id = $1`, [sessionId]));
+    await admin((client) =>
+      client.query(`UPDATE ${tableNames(schema, "ctxkit").state} SET value = '[0,' WHERE session_id = $1`, [sessionId]),
+    );
     const error = await openError(connectionString, sessionId);
     expect(error).toBeInstanceOf(PostgresStoreCorruptError);
     expect(error).toMatchObject({ code: "CONTEXT_STORE_CORRUPT", strategy: "(pins)", key: "indices", seq: undefined });

@@ -388,7 +388,9 @@ export class PostgresMessageStore implements MessageStore {
     try {
       return JSON.parse(row.value) as unknown;
     } catch (error) {
-      throw new PostgresStoreCorruptError(this.location, { strategy: row.strategy, key: row.key }, (error as Error).message, { cause: error });
+      throw new PostgresStoreCorruptError(this.location, { strategy: row.strategy, key: row.key }, (error as Error).message, {
+        cause: error,
+      });
     }
   }
 

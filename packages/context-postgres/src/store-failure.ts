@@ -38,7 +38,10 @@ export function toStoreError(error: unknown, subject: FailureSubject): ContextEr
     case "3D000":
       return refused("database", "Create that database on the server, or fix the database name in connectionString.");
     case "42501":
-      return refused("privilege", "Grant the role CREATE on the schema and SELECT, INSERT, UPDATE, DELETE on its tables, or use a role that has them.");
+      return refused(
+        "privilege",
+        "Grant the role CREATE on the schema and SELECT, INSERT, UPDATE, DELETE on its tables, or use a role that has them.",
+      );
     case "53300":
       return unavailable(
         `PostgreSQL at ${server} turned the connection away: ${message}. Lower maxConnections across the workers, or raise the server's limit, then open the session again`,
@@ -53,7 +56,9 @@ export function toStoreError(error: unknown, subject: FailureSubject): ContextEr
           `Check what holds the session's rows or slows the server, then open the session again`,
       );
     case "ECONNREFUSED":
-      return unavailable(`nothing accepts connections at ${server} (${code}). Start PostgreSQL there, or fix the host and port in connectionString`);
+      return unavailable(
+        `nothing accepts connections at ${server} (${code}). Start PostgreSQL there, or fix the host and port in connectionString`,
+      );
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return unavailable(`the host of ${server} cannot be resolved (${code}). Fix the host in connectionString`);

@@ -1,5 +1,5 @@
 // The view engine every context module shares: an immutable history kept in a store, and views that fit the budget without rewriting it.
-import { ContextBudgetError, ContextClosedError, ContextValidationError } from "../errors.js";
+import { ContextBudgetError, ContextClosedError, ContextStateConflictError, ContextValidationError } from "../errors.js";
 import { hasToolCalls, type Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
@@ -41,7 +41,9 @@ import { PIN_STATE, PinSet } from "./pin-set.js";
 import { RequestOverhead } from "./request-overhead.js";
 import { resolveRequestBudget } from "./resolve-request-budget.js";
 import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
+import { retryStateWrite } from "./state-write-retry.js";
 import { StickyView } from "./sticky-view.js";
+import { SyncLine } from "./sync-line.js";
 import { StoreStrategyState } from "./store-strategy-state.js";
 import { UsageCalibration } from "./usage-calibration.js";
 
@@ -99,6 +101,8 @@ export class ContextEngine
   private readonly overhead: RequestOverhead;
   private readonly calibration = new UsageCalibration();
   private readonly pins: PinSet;
+  /** What a shared store reported for each read, applied in the order asked for. */
+  private readonly syncs = new SyncLine((update) => this.applyUpdate(update));
   private breaker = new CircuitBreaker();
   private isOpen = false;
   private failure: { readonly error: unknown } | undefined;
@@ -311,19 +315,31 @@ export class ContextEngine
     return this.read(undefined, async () => this.pins.list());
   }
 
+  /**
+   * Each attempt is a read, so it syncs first: after a lost compare-and-set, the same pin is applied to
+   * the pins the other writer left. A shared store checks the write against the latest state it read, so
+   * the attempt first takes in what reads called after it already asked for; nothing is awaited between
+   * that and the write, so no other read can come in between.
+   */
   private setPin(index: number, isPinned: boolean): Promise<number> {
-    return this.read(undefined, async () => {
-      const resolved = Number.isInteger(index) && index < 0 ? this.history.length + index : index;
-      if (!Number.isInteger(index) || resolved < 0 || resolved >= this.history.length) {
-        const range = this.history.length === 0 ? "the history is empty" : `0 to ${this.history.length - 1}, or -1 for the latest`;
-        throw new ContextValidationError([
-          { path: "index", message: `must be the index of a message in the history (${range}); received ${String(index)}` },
-        ]);
-      }
-      await this.pins.set(resolved, isPinned);
-      this.view.remark((entry) => this.pins.mark(entry));
-      return resolved;
-    });
+    let target = index;
+    return retryStateWrite(() =>
+      this.read(undefined, async () => {
+        const resolved = Number.isInteger(target) && target < 0 ? this.history.length + target : target;
+        // A retry pins this same message, even if other writers appended meanwhile.
+        target = resolved;
+        while (!this.syncs.isCaughtUp) await this.syncs.catchUp();
+        if (!Number.isInteger(index) || resolved < 0 || resolved >= this.history.length) {
+          const range = this.history.length === 0 ? "the history is empty" : `0 to ${this.history.length - 1}, or -1 for the latest`;
+          throw new ContextValidationError([
+            { path: "index", message: `must be the index of a message in the history (${range}); received ${String(index)}` },
+          ]);
+        }
+        await this.pins.set(resolved, isPinned);
+        this.view.remark((entry) => this.pins.mark(entry));
+        return resolved;
+      }),
+    );
   }
 
   usage(): Promise<ContextUsage | undefined> {
@@ -421,11 +437,12 @@ export class ContextEngine
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.whenUsable(() => {
       const update = this.issueSync();
+      const applyUpdate = update === undefined ? undefined : this.syncs.add(update);
       const queued =
-        update === undefined
+        applyUpdate === undefined
           ? this.queue.run(operation)
           : this.queue.run(async () => {
-              await this.applyUpdate(await update);
+              await applyUpdate();
               return operation();
             });
       return abortable(queued, signal);
@@ -719,7 +736,8 @@ export class ContextEngine
   private write(issue: () => Promise<void>): Promise<void> {
     const written = this.isOpen ? issue() : this.opened.then(issue);
     const guarded = written.catch((error: unknown) => {
-      if (!this.isOpen) throw error;
+      // A lost compare-and-set wrote nothing and leaves the store usable: the caller may apply it again.
+      if (!this.isOpen || error instanceof ContextStateConflictError) throw error;
       this.failure ??= { error };
       throw new ContextClosedError(this.store.location, "write_failed", { cause: this.failure.error });
     });
