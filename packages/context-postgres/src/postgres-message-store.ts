@@ -3,7 +3,6 @@ import {
   ContextClosedError,
   ContextConfigError,
   ContextStateConflictError,
-  parseDecodedMessage,
   type Message,
   type MessageStore,
   type StateChange,
@@ -20,10 +19,11 @@ import {
   settlesWithin,
 } from "./bounded-pool.js";
 import { MODULE_NAME } from "./config-schema.js";
-import { PostgresCloseTimeoutError, PostgresStoreCorruptError } from "./errors.js";
+import { PostgresCloseTimeoutError } from "./errors.js";
 import { MIGRATION_LOCK_KEY, migrationSql, tableNames, type TableNames } from "./schema-sql.js";
 import { describeServer, toStoreError, type FailureSubject } from "./store-failure.js";
 import { sessionIdProblem } from "./session-id.js";
+import { SessionReads, type SessionRow, type StateRead, stateKey } from "./session-reads.js";
 
 export interface PostgresMessageStoreOptions {
   readonly connectionString: string;
@@ -41,17 +41,6 @@ export interface PostgresMessageStoreOptions {
   /** How long `close()` waits for pending writes and for the connections to end before cutting them. Default 10 s. */
   readonly closeTimeoutMs?: number;
 }
-
-interface SessionRow {
-  readonly generation: number;
-  readonly lastSeq: number;
-  readonly stateVersion: number;
-}
-
-/** A pool for a single read, or a checked-out client for reads that must share one snapshot. */
-type Reader = pg.Pool | pg.PoolClient;
-
-const stateKey = (strategy: string, key: string): string => `${strategy}\u0000${key}`;
 
 /**
  * The multi-writer protocol (see architecture/postgres-multi-writer.md):
@@ -71,6 +60,7 @@ export class PostgresMessageStore implements MessageStore {
   private readonly options: PostgresMessageStoreOptions;
   private readonly names: TableNames;
   private readonly subject: FailureSubject;
+  private readonly reads: SessionReads;
   private connections: BoundedPool | undefined;
   /** What this store last saw of the session row. */
   private seen: SessionRow = { generation: 0, lastSeq: 0, stateVersion: 0 };
@@ -98,6 +88,7 @@ export class PostgresMessageStore implements MessageStore {
     const table = options.table ?? "ctxkit";
     this.names = tableNames(schema, table);
     this.location = `postgres:${schema}.${table}#${options.sessionId}`;
+    this.reads = new SessionReads(this.names, this.sessionId, this.location);
     this.subject = {
       location: this.location,
       server: describeServer(options.connectionString),
@@ -248,13 +239,13 @@ export class PostgresMessageStore implements MessageStore {
   sync(): Promise<StoreUpdate> {
     return this.serial(async (): Promise<StoreUpdate> => {
       try {
-        const row = await this.readSessionRow(this.pool);
+        const row = await this.reads.row(this.pool);
         if (row.generation !== this.seen.generation) return { kind: "reset", session: await this.readSession() };
         const messages =
-          row.lastSeq > this.seen.lastSeq ? await this.readMessages(this.pool, row.generation, this.seen.lastSeq, row.lastSeq) : [];
+          row.lastSeq > this.seen.lastSeq ? await this.reads.messages(this.pool, row.generation, this.seen.lastSeq, row.lastSeq) : [];
         // Fewer rows than the session row promised: another worker replaced the session in between.
         if (messages.length !== row.lastSeq - this.seen.lastSeq) return { kind: "reset", session: await this.readSession() };
-        const state = row.stateVersion !== this.seen.stateVersion ? await this.readState(this.pool) : undefined;
+        const state = row.stateVersion !== this.seen.stateVersion ? this.takeVersions(await this.reads.state(this.pool)) : undefined;
         this.seen = row;
         if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
         return { kind: "appended", messages, ...(state === undefined ? {} : { state }) };
@@ -329,9 +320,9 @@ export class PostgresMessageStore implements MessageStore {
   private async readSession(): Promise<StoredSession> {
     try {
       return await this.transaction(async (client) => {
-        const row = await this.readSessionRow(client);
-        const messages = await this.readMessages(client, row.generation, 0, row.lastSeq);
-        const state = await this.readState(client);
+        const row = await this.reads.row(client);
+        const messages = await this.reads.messages(client, row.generation, 0, row.lastSeq);
+        const state = this.takeVersions(await this.reads.state(client));
         this.seen = row;
         return { messages, state };
       }, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -340,58 +331,10 @@ export class PostgresMessageStore implements MessageStore {
     }
   }
 
-  private async readSessionRow(reader: Reader): Promise<SessionRow> {
-    const result = await reader.query<{ generation: string; last_seq: string; state_version: string }>(
-      `SELECT generation, last_seq, state_version FROM ${this.names.sessions} WHERE session_id = $1`,
-      [this.sessionId],
-    );
-    const row = result.rows[0];
-    if (row === undefined) return { generation: 0, lastSeq: 0, stateVersion: 0 };
-    return { generation: Number(row.generation), lastSeq: Number(row.last_seq), stateVersion: Number(row.state_version) };
-  }
-
-  /**
-   * The messages numbered `afterSeq + 1` to `throughSeq`. The upper bound matters: rows other workers
-   * commit after the session row was read would otherwise be taken now and again at the next sync.
-   */
-  private async readMessages(reader: Reader, generation: number, afterSeq: number, throughSeq: number): Promise<Message[]> {
-    const result = await reader.query<{ seq: string; body: string }>(
-      `SELECT seq, body FROM ${this.names.messages} WHERE session_id = $1 AND generation = $2 AND seq > $3 AND seq <= $4 ORDER BY seq`,
-      [this.sessionId, generation, afterSeq, throughSeq],
-    );
-    return result.rows.map((row) => {
-      try {
-        return parseDecodedMessage(JSON.parse(row.body));
-      } catch (error) {
-        throw new PostgresStoreCorruptError(this.location, { seq: Number(row.seq) }, (error as Error).message, { cause: error });
-      }
-    });
-  }
-
-  private async readState(reader: Reader): Promise<Map<string, Map<string, unknown>>> {
-    const result = await reader.query<{ strategy: string; key: string; value: string; version: string }>(
-      `SELECT strategy, key, value, version FROM ${this.names.state} WHERE session_id = $1`,
-      [this.sessionId],
-    );
-    const state = new Map<string, Map<string, unknown>>();
-    this.versions = new Map();
-    for (const row of result.rows) {
-      const values = state.get(row.strategy) ?? new Map<string, unknown>();
-      state.set(row.strategy, values);
-      values.set(row.key, this.parseStateValue(row));
-      this.versions.set(stateKey(row.strategy, row.key), Number(row.version));
-    }
-    return state;
-  }
-
-  private parseStateValue(row: { strategy: string; key: string; value: string }): unknown {
-    try {
-      return JSON.parse(row.value) as unknown;
-    } catch (error) {
-      throw new PostgresStoreCorruptError(this.location, { strategy: row.strategy, key: row.key }, (error as Error).message, {
-        cause: error,
-      });
-    }
+  /** Remembers the versions of a state read: the next writes are compared against them. */
+  private takeVersions(read: StateRead): StateRead["state"] {
+    this.versions = read.versions;
+    return read.state;
   }
 
   /** A write in call order, as one transaction; a failure stops every later write. */
