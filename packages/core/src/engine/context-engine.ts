@@ -448,7 +448,7 @@ export class ContextEngine
           : this.overflow.apply(nominal);
     // The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's.
     const overheadTokens = this.overhead.tokensOf(options);
-    const budget = Math.max(0, this.calibration.apply(requestBudget) - overheadTokens);
+    const budget = Math.max(0, this.calibration.apply(requestBudget, this.config.maxTokens) - overheadTokens);
     const openUnitStart = await this.refreshTail();
     const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
     let reason: CompactionReason | undefined;
