@@ -440,6 +440,8 @@ export class ContextEngine
   /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
   private async plan(options: RequestOptions, mode: CompactionMode) {
     const nominal = await resolveRequestBudget(options, this.config);
+    // Counted before anything steps, so bad tools reject the request with nothing changed.
+    const overheadTokens = this.overhead.tokensOf(options);
     const requestBudget =
       mode.kind === "overflow"
         ? this.overflow.shrink(nominal, this.lastUsage?.tokens)
@@ -447,7 +449,6 @@ export class ContextEngine
           ? this.overflow.peek(nominal)
           : this.overflow.apply(nominal);
     // The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's.
-    const overheadTokens = this.overhead.tokensOf(options);
     const budget = Math.max(0, this.calibration.apply(requestBudget, this.config.maxTokens) - overheadTokens);
     const openUnitStart = await this.refreshTail();
     const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
