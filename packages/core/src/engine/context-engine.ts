@@ -32,6 +32,7 @@ import type { TokenCounter } from "../tokens/token-counter.js";
 import { findToolUnits } from "../units/find-tool-units.js";
 import { repairToolPairs } from "../units/repair-tool-pairs.js";
 import type { ToolPairRepair } from "../units/tool-unit.js";
+import { withTimeout } from "../pipeline/with-timeout.js";
 import { abortable } from "./abortable.js";
 import { contextConfigSchema, type ContextConfig, type EventHandler, type ResolvedContextConfig } from "./context-config.js";
 import { EventSink } from "./event-sink.js";
@@ -101,6 +102,8 @@ export class ContextEngine
   private readonly pins: PinSet;
   private breaker = new CircuitBreaker();
   private isOpen = false;
+  /** Set once close() hands the store back: a state write after it has nowhere to go. */
+  private isReleased = false;
   private failure: { readonly error: unknown } | undefined;
   private closing: Promise<void> | undefined;
   /** Whether `setMessages` is ignored: the store held messages when it was opened, and `clear()` was not called since. */
@@ -130,7 +133,14 @@ export class ContextEngine
     this.counter = resolveTokenCounter(this.config.tokenizer);
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
     this.overhead = new RequestOverhead(this.counter);
-    this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
+    this.strategyState = new StoreStrategyState(new Map(), (change) => {
+      // Only work that close() gave up on writes this late; the store is released, so say what was not kept.
+      if (this.isReleased) {
+        console.warn(`ctxkit: strategy "${change.strategy}" set state "${change.key}" after close(); it was not stored`);
+        return Promise.resolve();
+      }
+      return this.write(() => this.store.writeState(change));
+    });
     this.pins = new PinSet(this.stateStoreFor(PIN_STATE));
     this.strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.withOwnState(strategy));
     this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
@@ -234,14 +244,17 @@ export class ContextEngine
       for (const strategy of this.observers) {
         if (signal.aborted) return;
         try {
-          await strategy.observe!({
-            history,
-            state: this.stateStoreFor(strategy.name),
-            counter: this.counter,
-            signal,
-            emit: (event, payload) => void this.events.emit(event, payload),
-            countMessage: (message) => countMessageTokens(message, this.counter),
-          });
+          // Bounded like a strategy in the pipeline, and given up at once on close(), even by an observer that ignores its signal.
+          await withTimeout(`Strategy "${strategy.name}"`, this.config.strategyTimeoutMs, signal, (stepSignal) =>
+            strategy.observe!({
+              history,
+              state: this.stateStoreFor(strategy.name),
+              counter: this.counter,
+              signal: stepSignal,
+              emit: (event, payload) => void this.events.emit(event, payload),
+              countMessage: (message) => countMessageTokens(message, this.counter),
+            }),
+          );
         } catch (error) {
           if (!signal.aborted) await this.events.emit("context:strategy_error", { strategy: strategy.name, error, consecutiveFailures: 1 });
         }
@@ -338,6 +351,7 @@ export class ContextEngine
       // Work between requests is given up, and waited for, so it writes no state into a closed store.
       this.backgroundAbort.abort();
       await this.background;
+      this.isReleased = true;
       await this.store.close();
     })();
     return this.closing;
@@ -421,13 +435,12 @@ export class ContextEngine
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.whenUsable(() => {
       const update = this.issueSync();
-      const queued =
-        update === undefined
-          ? this.queue.run(operation)
-          : this.queue.run(async () => {
-              await this.applyUpdate(await update);
-              return operation();
-            });
+      const queued = this.queue.run(async () => {
+        // Every read (a request, a compaction) waits for its event handlers within one budget.
+        this.events.beginOperation();
+        if (update !== undefined) await this.applyUpdate(await update);
+        return operation();
+      });
       return abortable(queued, signal);
     });
   }
