@@ -85,6 +85,8 @@ export class ContextEngine
   private readonly strategies: readonly Strategy[];
   /** Strategies that also run after a pause (`idleAfterMs`); empty in the usual case, which then costs nothing. */
   private readonly idleStrategies: readonly Strategy[];
+  /** Strategies that hold a limit on every view (`exceedsLimit`); empty in the usual case, which then costs nothing. */
+  private readonly limitStrategies: readonly Strategy[];
   /** Strategies with `observe`, run between requests; empty in the usual case, which then costs nothing. */
   private readonly observers: readonly Strategy[];
   /** The observe pass running now, if any; the next request starts the next one once it is done. */
@@ -145,6 +147,7 @@ export class ContextEngine
     this.strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.withOwnState(strategy));
     this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
     this.observers = this.strategies.filter((strategy) => strategy.observe !== undefined);
+    this.limitStrategies = this.strategies.filter((strategy) => strategy.exceedsLimit !== undefined);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
@@ -470,6 +473,7 @@ export class ContextEngine
     else if (mode.kind === "overflow") reason = "overflow";
     else if (this.view.tokens > trigger) reason = "threshold";
     else if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) reason = "idle";
+    else if (this.limitStrategies.length > 0 && this.exceededLimits().length > 0) reason = "limit";
     // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
     else if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) reason = "budget-change";
     return { requestBudget, overheadTokens, budget, openUnitStart, reason };
@@ -601,12 +605,13 @@ export class ContextEngine
     const started = performance.now();
     const before = await this.compactionStart(reason);
     await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
-    // A pass after a pause runs only the strategies it is due for, and lets them do all they do.
-    const isIdle = reason === "idle";
-    const target = isIdle ? 0 : Math.floor(this.config.targetRatio * budget);
-    const strategies = isIdle ? this.dueIdleStrategies() : this.strategies;
+    // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
+    const dueAlone = reason === "idle" ? this.dueIdleStrategies() : reason === "limit" ? this.exceededLimits() : undefined;
+    const target = dueAlone !== undefined ? 0 : Math.floor(this.config.targetRatio * budget);
+    const strategies = dueAlone ?? this.strategies;
     const { strategyTimeoutMs } = this.config;
-    const result = await runPipeline(before, strategies, this.strategyContext(budget, target, signal), {
+    const context = { ...this.strategyContext(budget, target, signal), forced: reason === "forced" };
+    const result = await runPipeline(before, strategies, context, {
       breaker: this.breaker,
       strategyTimeoutMs,
     });
@@ -685,6 +690,12 @@ export class ContextEngine
     };
   }
 
+  /** The strategies whose limit the view as it stands has passed (a message window). */
+  private exceededLimits(): Strategy[] {
+    const draft = createViewDraft(this.view.entries);
+    return this.limitStrategies.filter((strategy) => strategy.exceedsLimit!(draft, { protectFirst: this.config.protectFirst }));
+  }
+
   /** The strategies whose pause has passed since the last request; none before the first request. */
   private dueIdleStrategies(): Strategy[] {
     if (this.lastRequestAt === undefined) return [];
@@ -697,6 +708,7 @@ export class ContextEngine
     const apply: Strategy["apply"] = (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) });
     const wrapped: { -readonly [Key in keyof Strategy]: Strategy[Key] } = { name: strategy.name, apply };
     if (strategy.idleAfterMs !== undefined) wrapped.idleAfterMs = strategy.idleAfterMs;
+    if (strategy.exceedsLimit !== undefined) wrapped.exceedsLimit = (view, context) => strategy.exceedsLimit!(view, context);
     if (strategy.observe !== undefined) wrapped.observe = (context) => strategy.observe!(context);
     return wrapped;
   }

@@ -3,6 +3,7 @@ import { ContextConfigError } from "../errors.js";
 import type { ContentPart, ToolMessage } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { reachFor } from "../pipeline/reach-for.js";
 import { RETRIEVE_TOOL_RESULT } from "../tools/tool-names.js";
 
 const NAME = "offload-tool-results";
@@ -61,7 +62,7 @@ export function offloadToolResults(options: OffloadToolResultsOptions = {}): Str
       let entries: ViewEntry[] | undefined;
       let tokens = view.tokens;
       for (const position of toolPositions.slice(0, Math.max(0, toolPositions.length - keepRecent))) {
-        if (tokens <= context.target) break;
+        if (tokens <= reachFor(context)) break;
         const entry = view.entries[position]!;
         if (entry.source.kind !== "history" || entry.tokens < minTokens || findContextEdit(entry) !== undefined) continue;
         if (!isProtectedEntry(view, position, context.protectFirst).canAlter) continue;
