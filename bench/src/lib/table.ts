@@ -1,8 +1,7 @@
 // Renders a benchmark table as aligned terminal text and as markdown.
 import type { Cell, Table } from "./benchmark.js";
 
-const isNumeric = (cell: Cell): boolean =>
-  typeof cell === "number" || /^[<>≈~]?\s?[\d.,]+\s?(×|%|ms|s|µs|min|h|KB|MB)?\*?$/.test(cell);
+const isNumeric = (cell: Cell): boolean => typeof cell === "number" || /^[<>≈~]?\s?[\d.,]+\s?(×|%|ms|s|µs|min|h|KB|MB)?\*?$/.test(cell);
 
 /** Empty or a dash: says nothing about how a column should align. */
 const isBlank = (cell: Cell): boolean => cell === "" || cell === "—";

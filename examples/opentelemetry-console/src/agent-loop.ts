@@ -28,9 +28,7 @@ export async function runAgentLoop(
         await context.addMessage({
           role: "assistant",
           content: null,
-          tool_calls: [
-            { id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: file }) } },
-          ],
+          tool_calls: [{ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: file }) } }],
         });
         await context.addMessage({
           role: "tool",

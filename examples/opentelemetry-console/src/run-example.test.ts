@@ -31,16 +31,9 @@ describe("the OpenTelemetry console example", () => {
     expect(spans.some((span) => span.attributes["ctxkit.compaction.reason"] === "threshold")).toBe(true);
     const names = metricExporter
       .getMetrics()
-      .flatMap((resource) =>
-        resource.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name)),
-      );
+      .flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name)));
     expect(names).toEqual(
-      expect.arrayContaining([
-        "ctxkit.view.tokens",
-        "ctxkit.view.cache_stable_share",
-        "ctxkit.compactions",
-        "ctxkit.compaction.duration",
-      ]),
+      expect.arrayContaining(["ctxkit.view.tokens", "ctxkit.view.cache_stable_share", "ctxkit.compactions", "ctxkit.compaction.duration"]),
     );
   });
 

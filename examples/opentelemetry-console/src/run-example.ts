@@ -1,18 +1,8 @@
 // The wiring: a tracer and a meter from the OpenTelemetry SDK, and a context manager instrumented with them.
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { instrumentContextManager } from "@ctxkit/opentelemetry";
-import {
-  ConsoleMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-  type PushMetricExporter,
-} from "@opentelemetry/sdk-metrics";
-import {
-  BasicTracerProvider,
-  ConsoleSpanExporter,
-  SimpleSpanProcessor,
-  type SpanExporter,
-} from "@opentelemetry/sdk-trace-base";
+import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader, type PushMetricExporter } from "@opentelemetry/sdk-metrics";
+import { BasicTracerProvider, ConsoleSpanExporter, SimpleSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { type LoopResult, runAgentLoop } from "./agent-loop.js";
 
 export interface ExampleOptions {

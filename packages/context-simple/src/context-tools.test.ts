@@ -1,4 +1,11 @@
-import { createContextManager, createContextTools, PIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, UNPIN_MESSAGE_TOOL, type Message } from "@ctxkit/core";
+import {
+  createContextManager,
+  createContextTools,
+  PIN_MESSAGE_TOOL,
+  RETRIEVE_TOOL_RESULT_TOOL,
+  UNPIN_MESSAGE_TOOL,
+  type Message,
+} from "@ctxkit/core";
 import { MemoryMessageStore } from "./memory-message-store.js";
 import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
 import { describe, expect, it } from "vitest";
@@ -82,7 +89,9 @@ describe("context tools", () => {
       const tools = createContextTools(manager);
       const original = history.find((message) => message.role === "tool" && message.tool_call_id === id)!;
       expect(await tools.handle("retrieve_tool_result", { tool_call_id: id })).toBe(original.content);
-      expect(await tools.handle("retrieve_tool_result", { tool_call_id: id, max_chars: 10 })).toBe(`${String(original.content).slice(0, 10)}\n[790 more characters: call retrieve_tool_result again with offset 10]`);
+      expect(await tools.handle("retrieve_tool_result", { tool_call_id: id, max_chars: 10 })).toBe(
+        `${String(original.content).slice(0, 10)}\n[790 more characters: call retrieve_tool_result again with offset 10]`,
+      );
       expect(await tools.handle("retrieve_tool_result", { tool_call_id: "nope" })).toMatch(/^Error: no tool result/);
     });
   });

@@ -7,7 +7,11 @@ const history: Message[] = [systemMessage("be brief"), ...Array.from({ length: 1
 
 const weatherTool = {
   type: "function",
-  function: { name: "get_weather", description: "The weather in a city. ".repeat(40), parameters: { type: "object", properties: { city: { type: "string" } } } },
+  function: {
+    name: "get_weather",
+    description: "The weather in a city. ".repeat(40),
+    parameters: { type: "object", properties: { city: { type: "string" } } },
+  },
 };
 
 function countingEstimate(): TokenCounter & { texts: string[] } {

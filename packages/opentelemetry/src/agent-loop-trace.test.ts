@@ -1,12 +1,6 @@
 // A short agent loop, traced: a repair, a compaction with a failing strategy and a summary, a forced
 // compaction, an overflow recovery, reported usage and a refusal, read back from in-memory exporters.
-import {
-  ContextBudgetError,
-  type ContextEventMap,
-  type ContextUsage,
-  createContextManager,
-  type Strategy,
-} from "@ctxkit/core";
+import { ContextBudgetError, type ContextEventMap, type ContextUsage, createContextManager, type Strategy } from "@ctxkit/core";
 import { assistantMessage, systemMessage, toolCallMessage, toolResultMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore } from "@ctxkit/context-simple";
 import { createSummaryStrategy, extractiveSummarizer } from "@ctxkit/strategy-summary";
@@ -39,12 +33,7 @@ async function runLoop(): Promise<Loop> {
   const manager = await createContextManager({
     store: new MemoryMessageStore("session-7"),
     tokenizer: "estimate",
-    strategies: [
-      flaky,
-      "clear-tool-results",
-      createSummaryStrategy({ summarizer: extractiveSummarizer() }),
-      "truncate",
-    ],
+    strategies: [flaky, "clear-tool-results", createSummaryStrategy({ summarizer: extractiveSummarizer() }), "truncate"],
   });
   const postCompacts: ContextEventMap["context:post_compact"][] = [];
   let strategyErrors = 0;
@@ -130,11 +119,7 @@ describe("the spans of an agent loop", () => {
   });
 
   it("should give each view span the figures usage() reports for that view", () => {
-    const views = [
-      spanNamed("ctxkit.context.view", 0),
-      spanNamed("ctxkit.context.view", 1),
-      spanNamed("ctxkit.context.view", 2),
-    ];
+    const views = [spanNamed("ctxkit.context.view", 0), spanNamed("ctxkit.context.view", 1), spanNamed("ctxkit.context.view", 2)];
     views.forEach((span, index) => {
       const usage = loop.usages[index]!;
       expect(span.attributes).toMatchObject({
@@ -189,9 +174,7 @@ describe("the spans of an agent loop", () => {
       "ctxkit.include.message_count": 1,
       "ctxkit.include.covered_from": 1,
     });
-    expect(span.attributes["ctxkit.view.tokens"]).toBeLessThan(
-      span.attributes["ctxkit.compaction.tokens_before"] as number,
-    );
+    expect(span.attributes["ctxkit.view.tokens"]).toBeLessThan(span.attributes["ctxkit.compaction.tokens_before"] as number);
   });
 
   it("should measure the stable prefix against the previous view", () => {
@@ -199,10 +182,7 @@ describe("the spans of an agent loop", () => {
     expect(first!.attributes).not.toHaveProperty("ctxkit.view.cache_stable_share");
     // The second view appends to the first: its first five messages, all of the first view's tokens, are unchanged.
     expect(second!.attributes["ctxkit.view.stable_prefix.messages"]).toBe(5);
-    expect(second!.attributes["ctxkit.view.cache_stable_share"]).toBeCloseTo(
-      loop.usages[0]!.tokens / loop.usages[1]!.tokens,
-      10,
-    );
+    expect(second!.attributes["ctxkit.view.cache_stable_share"]).toBeCloseTo(loop.usages[0]!.tokens / loop.usages[1]!.tokens, 10);
     // The summary comes right after the system message: only that message is still a cache hit.
     expect(third!.attributes["ctxkit.view.stable_prefix.messages"]).toBe(1);
     expect(third!.attributes["ctxkit.view.cache_stable_share"]).toBeGreaterThan(0);

@@ -33,9 +33,7 @@ const throwingExporter: SpanExporter = {
 };
 
 /** The same short loop on a fresh manager: a repair, a compaction, then a refusal. What the caller sees. */
-async function runLoop(
-  wrap: (manager: ContextManager) => ContextManager,
-): Promise<{ views: Message[][]; refusal: unknown }> {
+async function runLoop(wrap: (manager: ContextManager) => ContextManager): Promise<{ views: Message[][]; refusal: unknown }> {
   const manager = await createContextManager({ store: new MemoryMessageStore(), tokenizer: "estimate" });
   const context = wrap(manager);
   const views: Message[][] = [];
@@ -67,9 +65,7 @@ describe("broken telemetry", () => {
     [
       "a span exporter that throws",
       () => ({
-        tracer: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(throwingExporter)] }).getTracer(
-          "broken",
-        ),
+        tracer: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(throwingExporter)] }).getTracer("broken"),
       }),
     ],
     ["hooks that refuse a handler", () => ({ hooks: throwingEverywhere("hooks") })],
@@ -84,9 +80,7 @@ describe("broken telemetry", () => {
       expect(instrumented.views).toEqual(expected.views);
       expect(expected.refusal).toBeInstanceOf(ContextBudgetError);
       expect(instrumented.refusal).toBeInstanceOf(ContextBudgetError);
-      expect((instrumented.refusal as ContextBudgetError).message).toBe(
-        (expected.refusal as ContextBudgetError).message,
-      );
+      expect((instrumented.refusal as ContextBudgetError).message).toBe((expected.refusal as ContextBudgetError).message);
     });
   }
 });

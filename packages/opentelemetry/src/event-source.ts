@@ -17,15 +17,9 @@ function isEventSource(manager: ContextManager): manager is ContextManager & Eve
  * `addEventHandler` (every manager built on core's engine has it). A manager with neither gets spans and
  * metrics without its events. Returns the unsubscriber.
  */
-export function subscribeToEvents(
-  manager: ContextManager,
-  hooks: EventHooks | undefined,
-  listener: ContextEventListener,
-): () => void {
+export function subscribeToEvents(manager: ContextManager, hooks: EventHooks | undefined, listener: ContextEventListener): () => void {
   if (hooks !== undefined) {
-    const removers = CONTEXT_EVENTS.map((event) =>
-      hooks.register(event as string, (data) => listener(event, data as never)),
-    );
+    const removers = CONTEXT_EVENTS.map((event) => hooks.register(event as string, (data) => listener(event, data as never)));
     return () => {
       for (const remove of removers) remove();
     };

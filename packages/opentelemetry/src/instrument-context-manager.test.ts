@@ -30,19 +30,16 @@ function instrument<Manager extends ContextManager>(manager: Manager, hooks?: Pi
   });
 }
 
-const repairsPerSpan = () =>
-  telemetry.spans().map((span) => span.events.filter((event) => event.name === "ctxkit.repair").length);
+const repairsPerSpan = () => telemetry.spans().map((span) => span.events.filter((event) => event.name === "ctxkit.repair").length);
 
 describe("instrumentContextManager", () => {
   it("should keep every capability, getter and the class of a manager built on core's engine", async () => {
     const manager = await createContextManager({ store: new MemoryMessageStore("kept"), tokenizer: "estimate" });
     const context = instrument(manager);
     expect(context).toBeInstanceOf(ContextEngine);
-    expect(
-      [canCompact, canRecoverOverflow, canReportUsage, canTakeProviderUsage, canTellShouldCompact].map((can) =>
-        can(context),
-      ),
-    ).toEqual([true, true, true, true, true]);
+    expect([canCompact, canRecoverOverflow, canReportUsage, canTakeProviderUsage, canTellShouldCompact].map((can) => can(context))).toEqual(
+      [true, true, true, true, true],
+    );
     expect(context.sessionId).toBe("kept");
     await context.addMessage(userMessage("hello"));
     expect(await context.shouldCompact({ tokenBudget: 1_000 })).toBe(false);
@@ -110,9 +107,7 @@ describe("instrumentContextManager", () => {
   });
 
   it("should work with the global tracer and meter when given none", async () => {
-    const context = instrumentContextManager(
-      await createContextManager({ store: new MemoryMessageStore(), tokenizer: "estimate" }),
-    );
+    const context = instrumentContextManager(await createContextManager({ store: new MemoryMessageStore(), tokenizer: "estimate" }));
     await context.addMessage(userMessage("hello"));
     expect(await context.getMessagesForRequest({ tokenBudget: 1_000 })).toEqual([userMessage("hello")]);
   });

@@ -32,9 +32,7 @@ export interface InstrumentationOptions {
 /** How long a finished request waits for the manager's `usage()` before its span is recorded without figures. */
 const USAGE_WAIT_MS = 1_000;
 
-type Capabilities = Partial<
-  CompactCapability & OverflowRecoveryCapability & ProviderUsageCapability & { close(): Promise<void> }
->;
+type Capabilities = Partial<CompactCapability & OverflowRecoveryCapability & ProviderUsageCapability & { close(): Promise<void> }>;
 
 /**
  * Returns the manager with its requests traced and measured: the same object as far as its callers can
@@ -42,10 +40,7 @@ type Capabilities = Partial<
  * `getMessagesForRequest`, `compact`, `recoverOverflow` and `reportUsage` recorded. Telemetry never fails
  * a call: a tracer, meter or exporter that throws is reported on OpenTelemetry's `diag` logger and skipped.
  */
-export function instrumentContextManager<Manager extends ContextManager>(
-  manager: Manager,
-  options: InstrumentationOptions = {},
-): Manager {
+export function instrumentContextManager<Manager extends ContextManager>(manager: Manager, options: InstrumentationOptions = {}): Manager {
   const target = manager as Manager & Capabilities;
   const tracer = options.tracer ?? trace.getTracer(names.INSTRUMENTATION_NAME, version);
   const meter = options.meter ?? metrics.getMeter(names.INSTRUMENTATION_NAME, version);
@@ -58,12 +53,7 @@ export function instrumentContextManager<Manager extends ContextManager>(
 
   const overrides: Record<string, (...args: never[]) => unknown> = {
     getMessagesForRequest: async (...args: Parameters<ContextManager["getMessagesForRequest"]>) => {
-      const { value, span, usage } = await traced(
-        telemetry,
-        telemetry.start("view"),
-        () => target.getMessagesForRequest(...args),
-        target,
-      );
+      const { value, span, usage } = await traced(telemetry, telemetry.start("view"), () => target.getMessagesForRequest(...args), target);
       telemetry.finishView(span, "view", value, usage);
       return value;
     },
@@ -78,12 +68,7 @@ export function instrumentContextManager<Manager extends ContextManager>(
       return value;
     },
     compact: async (...args: Parameters<CompactCapability["compact"]>) => {
-      const { value, span, usage } = await traced(
-        telemetry,
-        telemetry.start("compact"),
-        () => target.compact!(...args),
-        target,
-      );
+      const { value, span, usage } = await traced(telemetry, telemetry.start("compact"), () => target.compact!(...args), target);
       span.setCompactResult(value);
       span.setView(usage, undefined);
       span.end();
@@ -173,10 +158,8 @@ function usageAttributes(usage: unknown): Attributes {
     outputTokens?: unknown;
   };
   const attributes: Attributes = {};
-  if (typeof inputTokens === "number" && Number.isFinite(inputTokens))
-    attributes[names.GEN_AI_USAGE_INPUT_TOKENS] = inputTokens;
-  if (typeof outputTokens === "number" && Number.isFinite(outputTokens))
-    attributes[names.GEN_AI_USAGE_OUTPUT_TOKENS] = outputTokens;
+  if (typeof inputTokens === "number" && Number.isFinite(inputTokens)) attributes[names.GEN_AI_USAGE_INPUT_TOKENS] = inputTokens;
+  if (typeof outputTokens === "number" && Number.isFinite(outputTokens)) attributes[names.GEN_AI_USAGE_OUTPUT_TOKENS] = outputTokens;
   return attributes;
 }
 

@@ -23,9 +23,7 @@ export interface Instruments {
 
 // The GenAI conventions' buckets for token counts (`gen_ai.client.token.usage`) and durations in seconds.
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1_024, 4_096, 16_384, 65_536, 262_144, 1_048_576, 4_194_304];
-const DURATION_BUCKETS = [
-  0.001, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
-];
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 const SHARE_BUCKETS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1];
 
 /** The instruments on `meter`; on a meter that throws, instruments that record nothing. */

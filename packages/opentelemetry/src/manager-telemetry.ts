@@ -59,12 +59,7 @@ export class ManagerTelemetry {
   }
 
   /** Records a view the manager returned, on its span and in the metrics, and ends the span. */
-  finishView(
-    span: OperationSpan,
-    operation: OperationName,
-    view: readonly Message[],
-    usage: ContextUsage | undefined,
-  ): void {
+  finishView(span: OperationSpan, operation: OperationName, view: readonly Message[], usage: ContextUsage | undefined): void {
     const stablePrefix = guarded(
       "comparing the view with the previous one",
       () => this.stablePrefix.next(view),
@@ -82,9 +77,7 @@ export class ManagerTelemetry {
   /** Ends a failed operation's span; a refusal is counted. */
   fail(span: OperationSpan, error: unknown): void {
     if (asRefusal(error) !== undefined) {
-      guard("counting the refusal", () =>
-        this.instruments.refusals.add(1, { ...this.attributes, [names.ERROR_TYPE]: errorType(error) }),
-      );
+      guard("counting the refusal", () => this.instruments.refusals.add(1, { ...this.attributes, [names.ERROR_TYPE]: errorType(error) }));
     }
     span.fail(error);
   }

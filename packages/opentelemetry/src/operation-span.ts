@@ -65,8 +65,7 @@ export class OperationSpan {
         [names.EXCEPTION_MESSAGE]: error instanceof Error ? error.message : String(error),
       });
     } else if (event === "context:include") {
-      const { source, messageCount, tokenCount, coveredFrom, coveredThrough } =
-        payload as ContextEventMap["context:include"];
+      const { source, messageCount, tokenCount, coveredFrom, coveredThrough } = payload as ContextEventMap["context:include"];
       const attributes: Attributes = {
         [names.INCLUDE_SOURCE]: source,
         [names.INCLUDE_MESSAGE_COUNT]: messageCount,

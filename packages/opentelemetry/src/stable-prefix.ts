@@ -26,8 +26,7 @@ export class StablePrefixTracker {
     this.previous = view;
     if (previous === undefined || view.length === 0) return undefined;
     let messages = 0;
-    while (messages < view.length && messages < previous.length && this.isSame(view[messages]!, previous[messages]!))
-      messages += 1;
+    while (messages < view.length && messages < previous.length && this.isSame(view[messages]!, previous[messages]!)) messages += 1;
     let stableTokens = 0;
     let totalTokens = 0;
     for (let index = 0; index < view.length; index += 1) {

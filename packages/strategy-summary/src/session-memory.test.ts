@@ -14,7 +14,10 @@ describe("session-memory", () => {
   describe("observe", () => {
     it("should update the memory between requests, and swap it in at compaction without calling the summarizer", async () => {
       const summarizer = recordingSummarizer();
-      const manager = createSimpleContext({ tokenizer: "estimate", strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"] });
+      const manager = createSimpleContext({
+        tokenizer: "estimate",
+        strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
+      });
       await manager.setMessages(history);
       await manager.getMessagesForRequest({ tokenBudget: 100_000 });
       await manager.flushBackground();
@@ -33,7 +36,10 @@ describe("session-memory", () => {
 
     it("should extend the memory with only the newer messages, and wait for the threshold", async () => {
       const summarizer = recordingSummarizer();
-      const manager = createSimpleContext({ tokenizer: "estimate", strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"] });
+      const manager = createSimpleContext({
+        tokenizer: "estimate",
+        strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
+      });
       await manager.setMessages(history);
       await manager.getMessagesForRequest({ tokenBudget: 100_000 });
       await manager.flushBackground();

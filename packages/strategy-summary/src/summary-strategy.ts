@@ -14,7 +14,14 @@ import { createSummaryEntry, isSummaryEntry, type SummaryContent } from "./summa
 export const SUMMARY_STRATEGY_NAME = "summary";
 
 /** What a new summary would add to `base`, walking the history up to `coveredThrough` once. */
-function findNewIndices(view: ViewDraft, plan: CoveragePlan, removed: ReadonlySet<number>, index: DraftIndex, base: SummaryBase | undefined, coveredThrough: number) {
+function findNewIndices(
+  view: ViewDraft,
+  plan: CoveragePlan,
+  removed: ReadonlySet<number>,
+  index: DraftIndex,
+  base: SummaryBase | undefined,
+  coveredThrough: number,
+) {
   const newIndices: number[] = [];
   const verbatim: number[] = [];
   let newTokens = 0;
@@ -103,7 +110,10 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
       summary = { ...cached.base, ...cached.base.files };
       removed = cached.units;
     } else {
-      const files = collectFiles(newIndices.map((historyIndex) => context.history[historyIndex]!), base?.files ?? NO_FILES);
+      const files = collectFiles(
+        newIndices.map((historyIndex) => context.history[historyIndex]!),
+        base?.files ?? NO_FILES,
+      );
       const frame = createSummaryEntry({ text: "", coveredThrough, tokensBefore: 0, ...files }, context.countMessage);
       if (frame.tokens + sizes.maxSummaryTokens >= tokensOfUnits(view, plan, removable)) return unchanged;
       if (breaker.shouldSkip()) return unchanged;
@@ -124,11 +134,21 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
         countMessage: context.countMessage,
       };
       try {
-        summary = await extendSummary({ base, newIndices, verbatim, coveredThrough, originalTokens }, context.history, settings, store, context.signal);
+        summary = await extendSummary(
+          { base, newIndices, verbatim, coveredThrough, originalTokens },
+          context.history,
+          settings,
+          store,
+          context.signal,
+        );
         breaker.recordSuccess();
       } catch (error) {
         if (context.signal.aborted) {
-          context.emit("context:strategy_error", { strategy: SUMMARY_STRATEGY_NAME, error, consecutiveFailures: breaker.consecutiveFailures });
+          context.emit("context:strategy_error", {
+            strategy: SUMMARY_STRATEGY_NAME,
+            error,
+            consecutiveFailures: breaker.consecutiveFailures,
+          });
           throw error;
         }
         context.emit("context:strategy_error", { strategy: SUMMARY_STRATEGY_NAME, error, consecutiveFailures: breaker.recordFailure() });

@@ -67,7 +67,15 @@ const REGROW_RATIO = 1.25;
  * read is served from memory (after a `sync` for a store that several processes write). Operations are
  * serialized; a failed write stops the manager with `ContextClosedError`.
  */
-export class ContextEngine implements ContextManager, CompactCapability, OverflowRecoveryCapability, UsageCapability, ProviderUsageCapability, ShouldCompactCapability {
+export class ContextEngine
+  implements
+    ContextManager,
+    CompactCapability,
+    OverflowRecoveryCapability,
+    UsageCapability,
+    ProviderUsageCapability,
+    ShouldCompactCapability
+{
   readonly config: ResolvedContextConfig;
   readonly counter: TokenCounter;
   /** Settles once the store is open and loaded; rejects with the reason it could not be (the manager is then closed). */
@@ -268,7 +276,12 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     return this.whenUsable(() => {
       const inputTokens = usage?.inputTokens;
       if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0) {
-        throw new ContextValidationError([{ path: "inputTokens", message: `must be the provider's input token count, a finite number ≥ 0; received ${String(inputTokens)}` }]);
+        throw new ContextValidationError([
+          {
+            path: "inputTokens",
+            message: `must be the provider's input token count, a finite number ≥ 0; received ${String(inputTokens)}`,
+          },
+        ]);
       }
       return this.queue.run(async () => {
         if (this.lastUsage === undefined) return;
@@ -303,7 +316,9 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
       const resolved = Number.isInteger(index) && index < 0 ? this.history.length + index : index;
       if (!Number.isInteger(index) || resolved < 0 || resolved >= this.history.length) {
         const range = this.history.length === 0 ? "the history is empty" : `0 to ${this.history.length - 1}, or -1 for the latest`;
-        throw new ContextValidationError([{ path: "index", message: `must be the index of a message in the history (${range}); received ${String(index)}` }]);
+        throw new ContextValidationError([
+          { path: "index", message: `must be the index of a message in the history (${range}); received ${String(index)}` },
+        ]);
       }
       await this.pins.set(resolved, isPinned);
       this.view.remark((entry) => this.pins.mark(entry));
@@ -501,7 +516,11 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
         return { message, tokens: countMessageTokens(message, this.counter), source: { kind: "synthetic", origin: "repair" } };
       }
       const index = from + source;
-      const entry: ViewEntry = this.openUnitEdits.get(index) ?? { message, tokens: this.tokensOf(index), source: { kind: "history", index } };
+      const entry: ViewEntry = this.openUnitEdits.get(index) ?? {
+        message,
+        tokens: this.tokensOf(index),
+        source: { kind: "history", index },
+      };
       return this.pins.size === 0 ? entry : this.pins.mark(entry);
     });
     const repairs = repaired.repairs.filter((repair) => {
@@ -573,7 +592,10 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
     const target = isIdle ? 0 : Math.floor(this.config.targetRatio * budget);
     const strategies = isIdle ? this.dueIdleStrategies() : this.strategies;
     const { strategyTimeoutMs } = this.config;
-    const result = await runPipeline(before, strategies, this.strategyContext(budget, target, signal), { breaker: this.breaker, strategyTimeoutMs });
+    const result = await runPipeline(before, strategies, this.strategyContext(budget, target, signal), {
+      breaker: this.breaker,
+      strategyTimeoutMs,
+    });
     let view = result.view;
     const steps = result.steps;
     if (view.tokens > budget) {
@@ -710,7 +732,8 @@ export class ContextEngine implements ContextManager, CompactCapability, Overflo
 /** The first history index up to `coveredThrough` that `view` no longer holds verbatim: where a summary's range begins. */
 function firstReplaced(view: ViewDraft, coveredThrough: number): number {
   const verbatim = new Set<number>();
-  for (const entry of view.entries) if (entry.source.kind === "history" && entry.source.index <= coveredThrough) verbatim.add(entry.source.index);
+  for (const entry of view.entries)
+    if (entry.source.kind === "history" && entry.source.index <= coveredThrough) verbatim.add(entry.source.index);
   let index = 0;
   while (index < coveredThrough && verbatim.has(index)) index += 1;
   return index;
@@ -729,7 +752,10 @@ export interface CreateContextManagerOptions extends ContextEngineOptions {
  */
 export async function createContextManager(options: CreateContextManagerOptions & ContextConfig): Promise<ContextEngine> {
   const { store, moduleName, onEvent, ...config } = options;
-  const engine = new ContextEngine(store, config, { ...(moduleName === undefined ? {} : { moduleName }), ...(onEvent === undefined ? {} : { onEvent }) });
+  const engine = new ContextEngine(store, config, {
+    ...(moduleName === undefined ? {} : { moduleName }),
+    ...(onEvent === undefined ? {} : { onEvent }),
+  });
   await engine.opened;
   return engine;
 }

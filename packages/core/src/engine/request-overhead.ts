@@ -16,10 +16,14 @@ export class RequestOverhead {
   tokensOf(options: RequestOptions): number {
     const { reserveTokens = 0, tools = [] } = options;
     if (typeof reserveTokens !== "number" || !Number.isFinite(reserveTokens) || reserveTokens < 0) {
-      throw new ContextRequestError([{ path: "reserveTokens", message: `must be a finite number of tokens ≥ 0, received ${String(reserveTokens)}` }]);
+      throw new ContextRequestError([
+        { path: "reserveTokens", message: `must be a finite number of tokens ≥ 0, received ${String(reserveTokens)}` },
+      ]);
     }
     if (!Array.isArray(tools)) {
-      throw new ContextRequestError([{ path: "tools", message: "must be an array of tool definitions (OpenAI function tools, or any JSON)" }]);
+      throw new ContextRequestError([
+        { path: "tools", message: "must be an array of tool definitions (OpenAI function tools, or any JSON)" },
+      ]);
     }
     let tokens = Math.ceil(reserveTokens);
     for (const tool of tools) tokens += this.tokensOfTool(tool);

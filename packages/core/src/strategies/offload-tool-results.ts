@@ -36,9 +36,15 @@ export function offloadReference(message: ToolMessage, tokens: number, previewCh
 export function offloadToolResults(options: OffloadToolResultsOptions = {}): Strategy {
   const { minTokens = 1_000, keepRecent = 1, previewChars = 200 } = options;
   const issues = [
-    ...(Number.isInteger(minTokens) && minTokens > 0 ? [] : [{ path: "minTokens", message: `must be a positive integer, got ${minTokens}` }]),
-    ...(Number.isInteger(keepRecent) && keepRecent >= 0 ? [] : [{ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` }]),
-    ...(Number.isInteger(previewChars) && previewChars >= 0 ? [] : [{ path: "previewChars", message: `must be a non-negative integer, got ${previewChars}` }]),
+    ...(Number.isInteger(minTokens) && minTokens > 0
+      ? []
+      : [{ path: "minTokens", message: `must be a positive integer, got ${minTokens}` }]),
+    ...(Number.isInteger(keepRecent) && keepRecent >= 0
+      ? []
+      : [{ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` }]),
+    ...(Number.isInteger(previewChars) && previewChars >= 0
+      ? []
+      : [{ path: "previewChars", message: `must be a non-negative integer, got ${previewChars}` }]),
   ];
   if (issues.length > 0) throw new ContextConfigError(NAME, issues);
 
@@ -55,7 +61,12 @@ export function offloadToolResults(options: OffloadToolResultsOptions = {}): Str
         if (entry.source.kind !== "history" || entry.tokens < minTokens || findContextEdit(entry) !== undefined) continue;
         if (!isProtectedEntry(view, position, context.protectFirst).canAlter) continue;
         const message = entry.message as ToolMessage;
-        const offloaded = replaceEntryMessage(entry, { ...message, content: offloadReference(message, entry.tokens, previewChars) }, NAME, context.countMessage);
+        const offloaded = replaceEntryMessage(
+          entry,
+          { ...message, content: offloadReference(message, entry.tokens, previewChars) },
+          NAME,
+          context.countMessage,
+        );
         if (offloaded.tokens >= entry.tokens) continue;
         entries ??= [...view.entries];
         entries[position] = offloaded;

@@ -42,7 +42,9 @@ describe("slidingWindow", () => {
     });
 
     it("should default to 40 messages", async () => {
-      const long: Message[] = Array.from({ length: 50 }, (_, index) => (index % 2 === 0 ? userMessage(`q${index}`) : assistantMessage(`a${index}`)));
+      const long: Message[] = Array.from({ length: 50 }, (_, index) =>
+        index % 2 === 0 ? userMessage(`q${index}`) : assistantMessage(`a${index}`),
+      );
       const result = await slidingWindow().apply(createTestView(long), createTestContext());
       expect(result.view.entries).toHaveLength(40);
       expect(historyIndices(result.view)[0]).toBe(10);
@@ -69,7 +71,13 @@ describe("slidingWindow", () => {
     });
 
     it("should keep the current turn even when it is longer than the window", async () => {
-      const messages = [userMessage("old"), userMessage("now"), toolCallMessage("x"), toolResultMessage("x", "out"), assistantMessage("done")];
+      const messages = [
+        userMessage("old"),
+        userMessage("now"),
+        toolCallMessage("x"),
+        toolResultMessage("x", "out"),
+        assistantMessage("done"),
+      ];
       const result = await slidingWindow({ windowSize: 1 }).apply(createTestView(messages), createTestContext());
       expect(historyIndices(result.view)).toEqual([1, 2, 3, 4]);
     });

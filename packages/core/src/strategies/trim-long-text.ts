@@ -27,9 +27,7 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
   const trimContent = (content: Message["content"]): Message["content"] | undefined => {
     if (typeof content === "string") return content.length > maxChars ? trimText(content, headChars, tailChars) : undefined;
     if (content === null || !content.some((part) => isLongTextPart(part, maxChars))) return undefined;
-    return content.map((part) =>
-      isLongTextPart(part, maxChars) ? { ...part, text: trimText(part.text, headChars, tailChars) } : part,
-    );
+    return content.map((part) => (isLongTextPart(part, maxChars) ? { ...part, text: trimText(part.text, headChars, tailChars) } : part));
   };
 
   // Arguments must stay valid JSON for the provider, so long string values inside are trimmed instead.
@@ -43,9 +41,11 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
     }
     const limit = Math.floor(maxChars / 2);
     const trimValue = (value: unknown): unknown => {
-      if (typeof value === "string") return value.length > limit ? trimText(value, Math.floor(headChars / 2), Math.floor(tailChars / 2)) : value;
+      if (typeof value === "string")
+        return value.length > limit ? trimText(value, Math.floor(headChars / 2), Math.floor(tailChars / 2)) : value;
       if (Array.isArray(value)) return value.map(trimValue);
-      if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, trimValue(child)]));
+      if (value !== null && typeof value === "object")
+        return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, trimValue(child)]));
       return value;
     };
     const trimmed = JSON.stringify(trimValue(parsed));
@@ -64,7 +64,11 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
       });
     }
     if (content === undefined && toolCalls === undefined) return undefined;
-    return { ...message, ...(content === undefined ? {} : { content }), ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }) } as Message;
+    return {
+      ...message,
+      ...(content === undefined ? {} : { content }),
+      ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }),
+    } as Message;
   };
 
   return {

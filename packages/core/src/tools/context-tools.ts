@@ -15,7 +15,11 @@ export interface PinCapability {
 
 export function canPin<T extends ContextManager>(manager: T): manager is T & PinCapability {
   const candidate = manager as Partial<PinCapability>;
-  return typeof candidate.pinMessage === "function" && typeof candidate.unpinMessage === "function" && typeof candidate.pinnedMessages === "function";
+  return (
+    typeof candidate.pinMessage === "function" &&
+    typeof candidate.unpinMessage === "function" &&
+    typeof candidate.pinnedMessages === "function"
+  );
 }
 
 export interface ContextTools {
@@ -52,7 +56,10 @@ function describeMessage(message: Message | undefined): string {
   return ` (${message.role}: ${JSON.stringify(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text)})`;
 }
 
-function parseArguments<T extends z.ZodType>(schema: T, args: string | Readonly<Record<string, unknown>>): { value: z.output<T> } | { error: string } {
+function parseArguments<T extends z.ZodType>(
+  schema: T,
+  args: string | Readonly<Record<string, unknown>>,
+): { value: z.output<T> } | { error: string } {
   let raw: unknown = args;
   if (typeof args === "string") {
     try {
@@ -73,7 +80,8 @@ function parseArguments<T extends z.ZodType>(schema: T, args: string | Readonly<
  */
 export function createContextTools(manager: ContextManager): ContextTools {
   const pinning = canPin(manager) ? manager : undefined;
-  const definitions = pinning === undefined ? [RETRIEVE_TOOL_RESULT_TOOL] : [PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL];
+  const definitions =
+    pinning === undefined ? [RETRIEVE_TOOL_RESULT_TOOL] : [PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL];
   const names = new Set(definitions.map((definition) => definition.function.name));
 
   async function pin(args: string | Readonly<Record<string, unknown>>, isPinned: boolean): Promise<string> {
@@ -107,7 +115,8 @@ export function createContextTools(manager: ContextManager): ContextTools {
     definitions,
     has: (name) => names.has(name),
     handle(name, args) {
-      if (!names.has(name)) return Promise.reject(new TypeError(`"${name}" is not a context tool; expected one of ${[...names].join(", ")}.`));
+      if (!names.has(name))
+        return Promise.reject(new TypeError(`"${name}" is not a context tool; expected one of ${[...names].join(", ")}.`));
       if (name === PIN_MESSAGE) return pin(args, true);
       if (name === UNPIN_MESSAGE) return pin(args, false);
       return retrieve(args);

@@ -26,7 +26,8 @@ export const PIN_MESSAGE_TOOL: FunctionToolDefinition = deepFreeze({
   type: "function",
   function: {
     name: PIN_MESSAGE,
-    description: "Keep a message in your context for the rest of the session: it is never dropped or shortened when the conversation is compacted. Use it for instructions, decisions or facts you must not lose.",
+    description:
+      "Keep a message in your context for the rest of the session: it is never dropped or shortened when the conversation is compacted. Use it for instructions, decisions or facts you must not lose.",
     parameters: indexParameters,
   },
 });
@@ -44,7 +45,7 @@ export const RETRIEVE_TOOL_RESULT_TOOL: FunctionToolDefinition = deepFreeze({
   type: "function",
   function: {
     name: RETRIEVE_TOOL_RESULT,
-    description: "Read the full text of a tool result that was offloaded from your context (shown as \"[tool result offloaded: …]\").",
+    description: 'Read the full text of a tool result that was offloaded from your context (shown as "[tool result offloaded: …]").',
     parameters: {
       type: "object",
       properties: {

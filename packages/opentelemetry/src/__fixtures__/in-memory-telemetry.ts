@@ -9,12 +9,7 @@ import {
   type MetricData,
   PeriodicExportingMetricReader,
 } from "@opentelemetry/sdk-metrics";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 
 export interface InMemoryTelemetry {
   readonly tracerProvider: BasicTracerProvider;
@@ -41,8 +36,7 @@ export function createInMemoryTelemetry(): InMemoryTelemetry {
       await reader.forceFlush();
       const byName = new Map<string, MetricData>();
       for (const resource of metricExporter.getMetrics()) {
-        for (const scope of resource.scopeMetrics)
-          for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric);
+        for (const scope of resource.scopeMetrics) for (const metric of scope.metrics) byName.set(metric.descriptor.name, metric);
       }
       return byName;
     },
@@ -55,16 +49,12 @@ export function createInMemoryTelemetry(): InMemoryTelemetry {
 /** A counter's value for each set of attributes, keyed by the value of `key` (or "" when absent). */
 export function sumsBy(metric: MetricData | undefined, key: string): Record<string, number> {
   const sums: Record<string, number> = {};
-  for (const point of (metric?.dataPoints ?? []) as DataPoint<number>[])
-    sums[String(point.attributes[key] ?? "")] = point.value;
+  for (const point of (metric?.dataPoints ?? []) as DataPoint<number>[]) sums[String(point.attributes[key] ?? "")] = point.value;
   return sums;
 }
 
 /** A histogram's count and sum for each set of attributes, keyed by the value of `key`. */
-export function histogramsBy(
-  metric: MetricData | undefined,
-  key: string,
-): Record<string, { count: number; sum: number }> {
+export function histogramsBy(metric: MetricData | undefined, key: string): Record<string, { count: number; sum: number }> {
   const histograms: Record<string, { count: number; sum: number }> = {};
   for (const point of (metric?.dataPoints ?? []) as DataPoint<Histogram>[]) {
     histograms[String(point.attributes[key] ?? "")] = { count: point.value.count, sum: point.value.sum ?? Number.NaN };
