@@ -15,26 +15,33 @@ export interface StablePrefix {
  * ratio of two estimates, so the estimate's error mostly cancels.
  */
 export class StablePrefixTracker {
-  private previous: readonly Message[] | undefined;
+  /** A copy of the previous view (the caller owns the array it was handed), and its running token totals. */
+  private readonly messages: Message[] = [];
+  private readonly runningTokens: number[] = [];
+  private hasPrevious = false;
   private readonly counter = estimateCounter();
   private readonly tokens = new WeakMap<Message, number>();
   private readonly serialized = new WeakMap<Message, string>();
 
   /** The stable prefix of `view`, or `undefined` for the first view or an empty one. */
   next(view: readonly Message[]): StablePrefix | undefined {
-    const previous = this.previous;
-    this.previous = view;
-    if (previous === undefined || view.length === 0) return undefined;
-    let messages = 0;
-    while (messages < view.length && messages < previous.length && this.isSame(view[messages]!, previous[messages]!)) messages += 1;
-    let stableTokens = 0;
-    let totalTokens = 0;
-    for (let index = 0; index < view.length; index += 1) {
-      const tokens = this.tokensOf(view[index]!);
-      totalTokens += tokens;
-      if (index < messages) stableTokens += tokens;
+    const { messages: previous, runningTokens } = this;
+    let stable = 0;
+    while (stable < view.length && stable < previous.length && this.isSame(view[stable]!, previous[stable]!)) stable += 1;
+    // Only what follows the stable prefix is new: its totals are carried over, so a request costs its new messages.
+    const stableTokens = stable === 0 ? 0 : runningTokens[stable - 1]!;
+    previous.length = stable;
+    runningTokens.length = stable;
+    let total = stableTokens;
+    for (let index = stable; index < view.length; index += 1) {
+      previous.push(view[index]!);
+      total += this.tokensOf(view[index]!);
+      runningTokens.push(total);
     }
-    return { messages, share: totalTokens === 0 ? 0 : stableTokens / totalTokens };
+    const hadPrevious = this.hasPrevious;
+    this.hasPrevious = true;
+    if (!hadPrevious || view.length === 0) return undefined;
+    return { messages: stable, share: total === 0 ? 0 : stableTokens / total };
   }
 
   private isSame(message: Message, previous: Message): boolean {
