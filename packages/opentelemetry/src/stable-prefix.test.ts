@@ -44,4 +44,12 @@ describe("StablePrefixTracker", () => {
     tracker.next([question]);
     expect(tracker.next([question, answer])!.messages).toBe(1);
   });
+
+  it("should keep its own copy of the view, since the caller owns the array it was handed", () => {
+    const tracker = new StablePrefixTracker();
+    const view = [system, question];
+    tracker.next(view);
+    view.length = 0; // an agent reusing the array for the next request
+    expect(tracker.next([system, question, answer])!.messages).toBe(2);
+  });
 });
