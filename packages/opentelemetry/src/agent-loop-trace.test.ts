@@ -190,7 +190,7 @@ describe("the spans of an agent loop", () => {
   });
 
   it("should trace compact() and recoverOverflow() with their own figures", () => {
-    // The summarized view is already under its target: a forced compaction finds nothing to do.
+    // The view is a summary and the latest turn: a forced compaction runs its strategies and finds nothing to change.
     const compact = spanNamed("ctxkit.context.compact");
     expect(compact.attributes).toMatchObject({
       "ctxkit.operation.name": "compact",
@@ -231,7 +231,8 @@ describe("the spans of an agent loop", () => {
       "ctxkit.refusal.required": refusal.required,
     });
     expect(refusal.required).toBeGreaterThan(refusal.budget);
-    expect(span.events.map((event) => event.name)).toEqual(["ctxkit.strategy_error", "exception"]);
+    // flaky has failed three times in a row by now: the circuit breaker skips it, so no strategy error here.
+    expect(span.events.map((event) => event.name)).toEqual(["exception"]);
     expect(span.attributes).not.toHaveProperty("ctxkit.view.tokens");
     expect(loop.spans.filter((other) => other.status.code === SpanStatusCode.ERROR)).toEqual([span]);
   });
@@ -267,8 +268,7 @@ describe("the metrics of an agent loop", () => {
     expect(sumsBy(loop.metrics.get("ctxkit.strategy_errors"), "ctxkit.strategy.name")).toEqual({
       flaky: loop.strategyErrors,
     });
-    // flaky fails in the threshold compaction, the overflow recovery and the refused request; the forced
-    // compaction of a view already under its target runs no strategy.
+    // flaky fails in the threshold compaction, the forced one and the overflow recovery; then its circuit opens.
     expect(loop.strategyErrors).toBe(3);
     const failures = loop.spans.flatMap((span) =>
       span.events
@@ -277,8 +277,8 @@ describe("the metrics of an agent loop", () => {
     );
     expect(failures).toEqual([
       ["ctxkit.context.view", 1],
-      ["ctxkit.context.recover_overflow", 2],
-      ["ctxkit.context.view", 3],
+      ["ctxkit.context.compact", 2],
+      ["ctxkit.context.recover_overflow", 3],
     ]);
   });
 
