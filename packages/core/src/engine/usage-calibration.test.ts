@@ -1,13 +1,13 @@
-import { ContextValidationError, type ContextEventMap, type Message } from "@ctxkit/core";
-import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
+import { ContextValidationError, type ContextEventMap, type Message } from "../index.js";
+import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const history: Message[] = [systemMessage("be brief"), ...Array.from({ length: 12 }, (_, turn) => sampleTurn(turn, 300)).flat()];
 
 async function calibratedManager() {
   const calibrations: ContextEventMap["context:calibrate"][] = [];
-  const manager = createSimpleContext({
+  const manager = await memoryContext({
     tokenizer: "estimate",
     onEvent: (event, payload) => void (event === "context:calibrate" && calibrations.push(payload as ContextEventMap["context:calibrate"])),
   });
