@@ -1,12 +1,12 @@
-import type { Message } from "@ctxkit/core";
-import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
+import type { Message } from "../index.js";
+import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const history: Message[] = [systemMessage("be brief"), ...Array.from({ length: 10 }, (_, turn) => sampleTurn(turn, 400)).flat()];
 
 async function managerWith(messages: readonly Message[]) {
-  const manager = createSimpleContext({ tokenizer: "estimate" });
+  const manager = await memoryContext({ tokenizer: "estimate" });
   await manager.setMessages([...messages]);
   return manager;
 }

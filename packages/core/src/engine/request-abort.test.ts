@@ -1,7 +1,7 @@
-import type { Strategy } from "@ctxkit/core";
-import { sampleTurn, userMessage } from "@ctxkit/core/testing";
+import type { Strategy } from "../index.js";
+import { sampleTurn, userMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 /** A strategy that waits until the test lets it go: a summarizer whose LLM call is slow, or stuck. */
 function heldStrategy() {
@@ -12,7 +12,7 @@ function heldStrategy() {
 }
 
 async function filledManager(strategy: Strategy) {
-  const manager = createSimpleContext({ tokenizer: "estimate", strategies: [strategy, "truncate"] });
+  const manager = await memoryContext({ tokenizer: "estimate", strategies: [strategy, "truncate"] });
   for (let turn = 0; turn < 6; turn += 1) for (const message of sampleTurn(turn, 400)) await manager.addMessage(message);
   return manager;
 }
@@ -54,7 +54,7 @@ describe("a request's AbortSignal", () => {
 describe("strategyTimeoutMs", () => {
   it("should answer a request whose strategy never settles, and close afterwards (regression)", async () => {
     const stuck: Strategy = { name: "stuck", apply: () => new Promise(() => {}) };
-    const manager = createSimpleContext({ tokenizer: "estimate", strategies: [stuck, "truncate"], strategyTimeoutMs: 20 });
+    const manager = await memoryContext({ tokenizer: "estimate", strategies: [stuck, "truncate"], strategyTimeoutMs: 20 });
     for (let turn = 0; turn < 6; turn += 1) for (const message of sampleTurn(turn, 400)) await manager.addMessage(message);
     await manager.getMessagesForRequest({ tokenBudget: 600 });
     expect((await manager.usage())!.tokens).toBeLessThanOrEqual(600);

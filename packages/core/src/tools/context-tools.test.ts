@@ -1,3 +1,4 @@
+import type { ContextConfig } from "../engine/context-config.js";
 import {
   createContextManager,
   createContextTools,
@@ -5,16 +6,16 @@ import {
   RETRIEVE_TOOL_RESULT_TOOL,
   UNPIN_MESSAGE_TOOL,
   type Message,
-} from "@ctxkit/core";
-import { MemoryMessageStore } from "./memory-message-store.js";
-import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
+} from "../index.js";
+import { MemoryMessageStore } from "../store/memory-message-store.js";
+import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const history: Message[] = [systemMessage("be brief"), ...Array.from({ length: 10 }, (_, turn) => sampleTurn(turn, 800)).flat()];
 
-async function managerWith(strategies: Parameters<typeof createSimpleContext>[0] = {}) {
-  const manager = createSimpleContext({ tokenizer: "estimate", ...strategies });
+async function managerWith(strategies: ContextConfig = {}) {
+  const manager = await memoryContext({ tokenizer: "estimate", ...strategies });
   await manager.setMessages(history);
   return manager;
 }
@@ -105,7 +106,7 @@ describe("context tools", () => {
             ? { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: "call_0" })) }
             : message,
         );
-      const manager = createSimpleContext({
+      const manager = await memoryContext({
         tokenizer: "estimate",
         strategies: [{ name: "offload-tool-results", options: { minTokens: 50 } }, "truncate"],
       });

@@ -1,12 +1,7 @@
-// The store of context-simple: one session's messages and strategy state, in this process's memory.
-import {
-  ContextClosedError,
-  type Message,
-  type MessageStore,
-  type StateChange,
-  type StateSnapshot,
-  type StoredSession,
-} from "@ctxkit/core";
+// The simplest MessageStore: one session's messages and strategy state, in this process's memory.
+import { ContextClosedError } from "../errors.js";
+import type { Message } from "../messages/message.js";
+import type { MessageStore, StateChange, StateSnapshot, StoredSession } from "./message-store.js";
 
 let nextSession = 0;
 

@@ -1,13 +1,13 @@
-import type { Message } from "@ctxkit/core";
-import { sampleTurn, systemMessage, userMessage } from "@ctxkit/core/testing";
+import type { Message } from "../messages/message.js";
+import { sampleTurn, systemMessage, userMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const history: Message[] = [systemMessage("be brief"), ...Array.from({ length: 10 }, (_, turn) => sampleTurn(turn, 600)).flat()];
 
 describe("compact() under the threshold, like /compact", () => {
   it("should clear old tool results far under the budget, and keep the history (regression)", async () => {
-    const manager = createSimpleContext({
+    const manager = await memoryContext({
       tokenizer: "estimate",
       strategies: [{ name: "clear-tool-results", options: { keepRecent: 2 } }],
     });
@@ -26,7 +26,7 @@ describe("compact() under the threshold, like /compact", () => {
   });
 
   it("should report compacted: false only when nothing could be dropped, shortened or summarized", async () => {
-    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const manager = await memoryContext({ tokenizer: "estimate" });
     await manager.setMessages([systemMessage("be brief"), userMessage("hello")]);
     const result = await manager.compact({ tokenBudget: 1_000_000 });
     expect(result.compacted).toBe(false);

@@ -1,12 +1,12 @@
-import { microcompact, type CompactionReason, type ContextEventMap } from "@ctxkit/core";
-import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
+import { microcompact, type CompactionReason, type ContextEventMap } from "../index.js";
+import { sampleTurn, systemMessage } from "../testing/index.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const history = [systemMessage("be brief"), ...Array.from({ length: 6 }, (_, turn) => sampleTurn(turn, 1_000)).flat()];
 
 function managerWith(idleMs: number | null, reasons: CompactionReason[]) {
-  return createSimpleContext({
+  return memoryContext({
     tokenizer: "estimate",
     strategies: [microcompact({ idleMs, keepRecent: 1, isClearable: () => true }), "truncate"],
     onEvent: (event, payload) => {
@@ -21,7 +21,7 @@ describe("idle microcompact", () => {
   it("should clear stale tool results after a pause, under the threshold, with the reason idle", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const reasons: CompactionReason[] = [];
-    const manager = managerWith(60_000, reasons);
+    const manager = await managerWith(60_000, reasons);
     await manager.setMessages(history);
     const first = await manager.getMessagesForRequest({ tokenBudget: 100_000 });
     vi.setSystemTime(Date.now() + 30_000);
@@ -41,7 +41,7 @@ describe("idle microcompact", () => {
   it("should never run on a pause when idleMs is null", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const reasons: CompactionReason[] = [];
-    const manager = managerWith(null, reasons);
+    const manager = await managerWith(null, reasons);
     await manager.setMessages(history);
     await manager.getMessagesForRequest({ tokenBudget: 100_000 });
     vi.setSystemTime(Date.now() + 3_600_000);

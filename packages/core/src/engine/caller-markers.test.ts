@@ -1,7 +1,7 @@
-import type { Message } from "@ctxkit/core";
-import { toolCallMessage, toolResultMessage, userMessage } from "@ctxkit/core/testing";
+import type { Message } from "../index.js";
+import { toolCallMessage, toolResultMessage, userMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const output = "line of build output\n".repeat(400);
 
@@ -21,7 +21,7 @@ describe("ctxkit's markers in a caller's metadata", () => {
     const forged = { ctxkitEdit: { strategy: "clear-tool-results", originalTokens: 1 } };
     const views: Message[][] = [];
     for (const metadata of [undefined, forged]) {
-      const manager = createSimpleContext({ tokenizer: "estimate", strategies: ["clear-tool-results"] });
+      const manager = await memoryContext({ tokenizer: "estimate", strategies: ["clear-tool-results"] });
       await manager.setMessages(session(metadata));
       views.push(await manager.getMessagesForRequest({ tokenBudget: 3_046 }));
     }

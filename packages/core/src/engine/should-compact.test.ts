@@ -1,14 +1,14 @@
-import type { ContextEventMap } from "@ctxkit/core";
-import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
+import type { ContextEventMap } from "../index.js";
+import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const history = [systemMessage("be brief"), ...Array.from({ length: 12 }, (_, turn) => sampleTurn(turn, 300)).flat()];
 
 describe("shouldCompact", () => {
   it("should say whether the next request compacts, without compacting", async () => {
     const reasons: unknown[] = [];
-    const manager = createSimpleContext({
+    const manager = await memoryContext({
       tokenizer: "estimate",
       onEvent: (event, payload) =>
         void (event === "context:pre_compact" && reasons.push((payload as ContextEventMap["context:pre_compact"]).reason)),

@@ -1,7 +1,7 @@
-import { ContextRequestError, countMessageTokens, estimateCounter, type Message, type TokenCounter } from "@ctxkit/core";
-import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
+import { ContextRequestError, countMessageTokens, estimateCounter, type Message, type TokenCounter } from "../index.js";
+import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const history: Message[] = [systemMessage("be brief"), ...Array.from({ length: 12 }, (_, turn) => sampleTurn(turn, 300)).flat()];
 
@@ -26,20 +26,20 @@ describe("RequestOptions.tools and reserveTokens", () => {
   it("should fit the view plus its tools in the budget", async () => {
     // A budget the history alone fits under the compaction threshold, and the history plus the tool does not.
     const tokenBudget = Math.ceil(viewTokens(history) / 0.9);
-    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const manager = await memoryContext({ tokenizer: "estimate" });
     await manager.setMessages(history);
     const view = await manager.getMessagesForRequest({ tokenBudget, tools: [weatherTool] });
     const usage = (await manager.usage())!;
     expect(usage.overheadTokens).toBeGreaterThan(200);
     expect(viewTokens(view) + usage.overheadTokens!).toBeLessThanOrEqual(tokenBudget);
-    const withoutTools = createSimpleContext({ tokenizer: "estimate" });
+    const withoutTools = await memoryContext({ tokenizer: "estimate" });
     await withoutTools.setMessages(history);
     expect(await withoutTools.getMessagesForRequest({ tokenBudget })).toEqual(history);
     expect(view.length).toBeLessThan(history.length);
   });
 
   it("should take reserveTokens off the budget", async () => {
-    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const manager = await memoryContext({ tokenizer: "estimate" });
     await manager.setMessages(history);
     const view = await manager.getMessagesForRequest({ tokenBudget: 2_000, reserveTokens: 900 });
     expect(viewTokens(view)).toBeLessThanOrEqual(1_100);
@@ -48,7 +48,7 @@ describe("RequestOptions.tools and reserveTokens", () => {
 
   it("should count the same tool definitions once across requests", async () => {
     const counter = countingEstimate();
-    const manager = createSimpleContext({ tokenizer: counter });
+    const manager = await memoryContext({ tokenizer: counter });
     await manager.setMessages(history);
     const tools = [weatherTool];
     await manager.getMessagesForRequest({ tokenBudget: 50_000, tools });
@@ -59,7 +59,7 @@ describe("RequestOptions.tools and reserveTokens", () => {
   });
 
   it("should reject a reserveTokens that is not a finite number ≥ 0, naming it", async () => {
-    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const manager = await memoryContext({ tokenizer: "estimate" });
     await manager.setMessages(history);
     for (const reserveTokens of [Number.NaN, -1, "10" as unknown as number]) {
       const failure = manager.getMessagesForRequest({ tokenBudget: 2_000, reserveTokens });
@@ -80,7 +80,7 @@ describe("RequestOptions.tools and reserveTokens", () => {
         },
       },
     ];
-    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const manager = await memoryContext({ tokenizer: "estimate" });
     await manager.setMessages(history);
     const before = await manager.getMessagesForRequest({ tokenBudget: 2_000 });
     const usage = await manager.usage();

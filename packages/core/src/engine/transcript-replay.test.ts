@@ -1,12 +1,12 @@
 // Replays real agent sessions message by message, as an orchestrator would, at small budgets.
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkToolPairs, ContextBudgetError, type Message } from "@ctxkit/core";
-import { readMessagesFile } from "@ctxkit/core/testing";
+import { checkToolPairs, ContextBudgetError, type Message } from "../index.js";
+import { readMessagesFile } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
-const transcriptsDirectory = fileURLToPath(new URL("../../../../shared/data/transcripts/", import.meta.url));
+const transcriptsDirectory = fileURLToPath(new URL("../../../../../shared/data/transcripts/", import.meta.url));
 const exists = existsSync(transcriptsDirectory);
 const files = exists
   ? readdirSync(transcriptsDirectory)
@@ -15,7 +15,7 @@ const files = exists
   : [];
 
 async function replay(messages: readonly Message[], budget: number) {
-  const manager = createSimpleContext({ maxTokens: budget });
+  const manager = await memoryContext({ maxTokens: budget });
   let views = 0;
   let budgetErrors = 0;
   for (const message of messages) {

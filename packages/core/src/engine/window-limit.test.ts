@@ -1,14 +1,14 @@
-import type { Message } from "@ctxkit/core";
-import { assistantMessage, systemMessage, userMessage } from "@ctxkit/core/testing";
+import type { Message } from "../messages/message.js";
+import { assistantMessage, systemMessage, userMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 const isCounted = (message: Message, view: readonly Message[]) => message.role !== "system" && message !== view.at(-1);
 
 describe("sliding-window on every request", () => {
   it("should never send more than windowSize messages, whatever the budget (regression)", async () => {
     const reasons: unknown[] = [];
-    const manager = createSimpleContext({
+    const manager = await memoryContext({
       tokenizer: "estimate",
       strategies: [{ name: "sliding-window", options: { windowSize: 10 } }],
       onEvent: (event, payload) => void (event === "context:pre_compact" && reasons.push((payload as { reason?: unknown }).reason)),

@@ -1,11 +1,11 @@
-import { sampleTurn } from "@ctxkit/core/testing";
+import { sampleTurn } from "../testing/index.js";
 import { describe, expect, it, vi } from "vitest";
-import { createSimpleContext } from "./index.js";
+import { memoryContext } from "../../test/memory-context.js";
 
 describe("eventHandlerTimeoutMs", () => {
   it("should go on without an event handler that never settles (regression)", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const manager = createSimpleContext({
+    const manager = await memoryContext({
       tokenizer: "estimate",
       eventHandlerTimeoutMs: 20,
       onEvent: (event) => (event === "context:pre_compact" ? new Promise<void>(() => {}) : undefined),
@@ -22,7 +22,7 @@ describe("eventHandlerTimeoutMs", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const emitted: string[] = [];
     let waits = 0;
-    const manager = createSimpleContext({
+    const manager = await memoryContext({
       tokenizer: "estimate",
       eventHandlerTimeoutMs: 50,
       onEvent: (event) => {
@@ -47,7 +47,7 @@ describe("eventHandlerTimeoutMs", () => {
     warn.mockRestore();
   });
 
-  it("should reject a timeout that is not a positive whole number of milliseconds", () => {
-    expect(() => createSimpleContext({ eventHandlerTimeoutMs: 0 })).toThrow(/eventHandlerTimeoutMs/);
+  it("should reject a timeout that is not a positive whole number of milliseconds", async () => {
+    await expect(memoryContext({ eventHandlerTimeoutMs: 0 })).rejects.toThrow(/eventHandlerTimeoutMs/);
   });
 });
