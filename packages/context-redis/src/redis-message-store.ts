@@ -171,7 +171,6 @@ export class RedisMessageStore implements MessageStore {
     const client = new Redis(url, {
       lazyConnect: true,
       connectTimeout: connectTimeoutMs,
-      commandTimeout: this.commandTimeoutMs,
       // A command whose connection dropped may have run: resending it could store an append twice.
       autoResendUnfulfilledCommands: false,
       maxRetriesPerRequest: 0,
