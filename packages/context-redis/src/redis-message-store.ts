@@ -11,10 +11,10 @@ import {
   type StoredSession,
   type StoreUpdate,
 } from "@ctxkit/core";
-import { Redis } from "ioredis";
 import type { RedisClient } from "./config-schema.js";
 import { ContextStoreUnavailableError, RedisStoreCorruptError } from "./errors.js";
 import { REPLACE_SCRIPT, SYNC_SCRIPT, WRITE_STATE_SCRIPT } from "./lua-scripts.js";
+import { bounded, createConnection, describeServer, whenConnected } from "./redis-connection.js";
 
 export interface RedisMessageStoreOptions {
   readonly sessionId: string;
@@ -83,12 +83,13 @@ export class RedisMessageStore implements MessageStore {
   async open(): Promise<void> {
     if (this.client !== undefined) throw new Error("RedisMessageStore.open(): already opened");
     const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
-    const client = this.options.client ?? this.connectionFor(this.options.url!, timeoutMs);
+    const ownsClient = this.options.client === undefined;
+    const client = this.options.client ?? createConnection(this.options.url!, timeoutMs);
     this.client = client;
     try {
-      await bounded(this.connected(client), timeoutMs, `no connection within ${timeoutMs} ms (connectTimeoutMs)`);
+      await bounded(whenConnected(client, ownsClient), timeoutMs, `no connection within ${timeoutMs} ms (connectTimeoutMs)`);
     } catch (error) {
-      if (this.options.client === undefined) client.disconnect();
+      if (ownsClient) client.disconnect();
       throw this.unavailable(error);
     }
   }
@@ -163,41 +164,6 @@ export class RedisMessageStore implements MessageStore {
       client.disconnect();
     })();
     return this.closing;
-  }
-
-  /** A connection that fails fast: no command is ever sent twice, and none waits past the timeouts. */
-  private connectionFor(url: string, connectTimeoutMs: number): Redis {
-    let isOpen = false;
-    const client = new Redis(url, {
-      lazyConnect: true,
-      connectTimeout: connectTimeoutMs,
-      // A command whose connection dropped may have run: resending it could store an append twice.
-      autoResendUnfulfilledCommands: false,
-      maxRetriesPerRequest: 0,
-      // Not at open, where a refused connection is the answer; later, an idle connection the server dropped is replaced.
-      retryStrategy: (attempt) => (isOpen ? Math.min(attempt * 100, 1_000) : null),
-    });
-    client.once("ready", () => (isOpen = true));
-    return client;
-  }
-
-  /** Resolves once `client` answers; a connection error (refused, auth, a database the server lacks) rejects with its reason. */
-  private async connected(client: RedisClient): Promise<void> {
-    let failure: Error | undefined;
-    const remember = (error: Error) => (failure ??= error);
-    client.on("error", remember);
-    try {
-      if (client.status === "wait") await client.connect();
-      await client.ping();
-    } catch (error) {
-      throw failure ?? error;
-    } finally {
-      client.off("error", remember);
-    }
-    // An idle connection's error must not crash the process: the next command reports it.
-    if (this.options.client === undefined) client.on("error", () => {});
-    // ioredis reports a failed AUTH or SELECT as an event and carries on: refuse rather than use another database.
-    if (failure !== undefined) throw failure;
   }
 
   private async flush(group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
@@ -313,23 +279,4 @@ export class RedisMessageStore implements MessageStore {
     if (error instanceof RedisStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError) return error;
     return new ContextStoreUnavailableError(this.location, { cause: error });
   }
-}
-
-/** Rejects with `reason` unless `promise` settles within `timeoutMs`. */
-function bounded<T>(promise: Promise<T>, timeoutMs: number, reason: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(reason)), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The server, without its password: `host:port/db`, or `cluster` for a cluster client. */
-function describeServer(options: RedisMessageStoreOptions): string {
-  if (options.url !== undefined) {
-    const url = new URL(options.url);
-    return `${url.hostname}:${url.port || "6379"}${url.pathname.length > 1 ? url.pathname : ""}`;
-  }
-  const client = options.client as Redis & { isCluster?: boolean };
-  return client.isCluster === true ? "cluster" : `${client.options.host ?? "localhost"}:${client.options.port ?? 6379}/${client.options.db ?? 0}`;
 }
