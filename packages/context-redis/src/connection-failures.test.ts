@@ -58,6 +58,16 @@ describeWithRedis("a frozen or dropped connection", (url) => {
     expect(await append).toBeInstanceOf(ContextClosedError);
   });
 
+  it("should fail every read queued on a frozen connection once the first times out, not one timeout after another (regression)", async () => {
+    proxy = await startTcpProxy(url);
+    const manager = await createRedisContext({ url: proxy.url, keyPrefix, sessionId: randomUUID(), tokenizer: "estimate", commandTimeoutMs: 1_000 });
+    proxy.freeze();
+    // One after another, 100 reads would take 100 s, past this test's limit.
+    const reads = await Promise.all(Array.from({ length: 100 }, () => rejectionOf(manager.getMessages())));
+    for (const failure of reads) expect(failure).toBeInstanceOf(ContextStoreUnavailableError);
+    await manager.close();
+  });
+
   it("should fail an append whose connection is destroyed mid-command with a typed error, and store none of it", async () => {
     proxy = await startTcpProxy(url);
     const sessionId = randomUUID();

@@ -68,6 +68,9 @@ export class RedisMessageStore implements MessageStore {
   /** Appends waiting for a group that is still the last operation queued; any other operation closes it. */
   private openBatch: { message: Message; settle: (error?: unknown) => void }[] | undefined;
   private failure: { readonly error: unknown } | undefined;
+  /** Operations queued so far, and the last one queued when the connection last failed: those fail with it. */
+  private queued = 0;
+  private unreachable: { readonly error: unknown; readonly through: number } | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(options: RedisMessageStoreOptions) {
@@ -95,7 +98,7 @@ export class RedisMessageStore implements MessageStore {
   }
 
   load(): Promise<StoredSession> {
-    return this.serial(async () => {
+    return this.read(async () => {
       const update = await this.readChanges(NOTHING_SEEN);
       return update.kind === "reset" ? update.session : { messages: [], state: new Map() };
     });
@@ -150,7 +153,7 @@ export class RedisMessageStore implements MessageStore {
   }
 
   sync(): Promise<StoreUpdate> {
-    return this.serial(() => this.readChanges(this.seen));
+    return this.read(() => this.readChanges(this.seen));
   }
 
   /** Waits for every write (each bounded by the command timeout), then closes its own connection within that bound too. Safe to call twice. */
@@ -238,8 +241,15 @@ export class RedisMessageStore implements MessageStore {
   }
 
   /** One command, failed once it goes unanswered for the command timeout (an injected client may have none of its own). */
-  private command<T>(reply: Promise<T>): Promise<T> {
-    return bounded(reply, this.commandTimeoutMs, `no answer within ${this.commandTimeoutMs} ms (commandTimeoutMs)`);
+  private async command<T>(reply: Promise<T>): Promise<T> {
+    try {
+      return await bounded(reply, this.commandTimeoutMs, `no answer within ${this.commandTimeoutMs} ms (commandTimeoutMs)`);
+    } catch (error) {
+      // The server answered with an error: the connection is fine. Anything else (a timeout, a drop) fails
+      // every operation already queued at once, rather than each after its own timeout.
+      if ((error as Error).name !== "ReplyError") this.unreachable = { error, through: this.queued };
+      throw error;
+    }
   }
 
   /** A write in call order; a failure stops every later write, except a refused compare-and-set, which wrote nothing. */
@@ -262,8 +272,18 @@ export class RedisMessageStore implements MessageStore {
     }
   }
 
+  /** A read in call order; one queued before the connection failed fails with it at once (a write already does, by `failure`). */
+  private read<T>(operation: () => Promise<T>): Promise<T> {
+    const ticket = this.queued + 1;
+    return this.serial(() => {
+      const unreachable = this.unreachable;
+      return unreachable !== undefined && ticket <= unreachable.through ? Promise.reject(this.unavailable(unreachable.error)) : operation();
+    });
+  }
+
   private serial<T>(operation: () => Promise<T>): Promise<T> {
     this.openBatch = undefined;
+    this.queued += 1;
     const result = this.tail.then(operation, operation);
     this.tail = result.catch(() => undefined);
     return result;
