@@ -112,7 +112,7 @@ export class RedisMessageStore implements MessageStore {
       if (this.openBatch !== undefined) return void this.openBatch.push(entry);
       // One RPUSH per group: appends called while earlier operations run share the next one.
       const group = [entry];
-      void this.serial(() => this.flush(group)).catch(() => {});
+      void this.serial((ticket) => this.flush(ticket, group)).catch(() => {});
       this.openBatch = group;
     });
   }
@@ -169,10 +169,10 @@ export class RedisMessageStore implements MessageStore {
     return this.closing;
   }
 
-  private async flush(group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
+  private async flush(ticket: number, group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
     if (this.openBatch === group) this.openBatch = undefined;
     try {
-      await this.guarded(async () => {
+      await this.guarded(ticket, async () => {
         await this.command(this.client!.rpush(this.keys[1], ...group.map((entry) => JSON.stringify(entry.message))));
       });
       for (const entry of group) entry.settle();
@@ -256,13 +256,14 @@ export class RedisMessageStore implements MessageStore {
   private write(body: () => Promise<void>): Promise<void> {
     const refusal = this.refusal();
     if (refusal !== undefined) return Promise.reject(refusal);
-    return this.serial(() => this.guarded(body));
+    return this.serial((ticket) => this.guarded(ticket, body));
   }
 
-  private async guarded(write: () => Promise<void>): Promise<void> {
+  private async guarded(ticket: number, write: () => Promise<void>): Promise<void> {
     // A write called before close() still lands; one queued behind a failed write does not.
     if (this.failure !== undefined) throw this.failure.error;
     try {
+      this.assertReachable(ticket);
       await write();
     } catch (error) {
       if (error instanceof ContextStateConflictError) throw error;
@@ -272,19 +273,28 @@ export class RedisMessageStore implements MessageStore {
     }
   }
 
-  /** A read in call order; one queued before the connection failed fails with it at once (a write already does, by `failure`). */
   private read<T>(operation: () => Promise<T>): Promise<T> {
-    const ticket = this.queued + 1;
-    return this.serial(() => {
-      const unreachable = this.unreachable;
-      return unreachable !== undefined && ticket <= unreachable.through ? Promise.reject(this.unavailable(unreachable.error)) : operation();
+    return this.serial(async (ticket) => {
+      try {
+        this.assertReachable(ticket);
+      } catch (error) {
+        throw this.unavailable(error);
+      }
+      return operation();
     });
   }
 
-  private serial<T>(operation: () => Promise<T>): Promise<T> {
+  /** An operation queued before the connection last failed fails with it at once, rather than after its own timeout. */
+  private assertReachable(ticket: number): void {
+    if (this.unreachable !== undefined && ticket <= this.unreachable.through) throw this.unreachable.error;
+  }
+
+  /** Runs `operation` after every operation called before it settled; `ticket` is its place in that order. */
+  private serial<T>(operation: (ticket: number) => Promise<T>): Promise<T> {
     this.openBatch = undefined;
-    this.queued += 1;
-    const result = this.tail.then(operation, operation);
+    const ticket = (this.queued += 1);
+    const run = () => operation(ticket);
+    const result = this.tail.then(run, run);
     this.tail = result.catch(() => undefined);
     return result;
   }
