@@ -29,7 +29,13 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
 }
 
 function writeResults(results: readonly BenchmarkResult[], quick: boolean): void {
-  const environment = { date: new Date().toISOString(), node: process.version, platform: `${process.platform} ${process.arch}`, cpu: cpus()[0]?.model ?? "unknown", quick };
+  const environment = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: cpus()[0]?.model ?? "unknown",
+    quick,
+  };
   mkdirSync(resultsFolder, { recursive: true });
   writeFileSync(new URL("latest.json", resultsFolder), `${JSON.stringify({ ...environment, results }, null, 2)}\n`);
   const markdown = [

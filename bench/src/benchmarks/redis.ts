@@ -14,7 +14,13 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   const url = findRedisUrl();
   if (url === undefined) {
     console.log("  redis: no Redis server known (set CTXKIT_REDIS_URL, or run `bash scripts/redis.sh start`); skipped.");
-    return [{ title: "context-redis (skipped: no Redis server)", columns: ["note"], rows: [["run `bash scripts/redis.sh start`, then `pnpm bench redis`"]] }];
+    return [
+      {
+        title: "context-redis (skipped: no Redis server)",
+        columns: ["note"],
+        rows: [["run `bash scripts/redis.sh start`, then `pnpm bench redis`"]],
+      },
+    ];
   }
   const messages = generateSession({ messages: 2_000, meanOutputChars: 800 });
   const turnsTotal = quick ? 160 : 480;

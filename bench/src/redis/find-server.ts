@@ -7,5 +7,9 @@ const envFile = fileURLToPath(new URL("../../../.tmp/redis.env", import.meta.url
 export function findRedisUrl(): string | undefined {
   if (process.env["CTXKIT_REDIS_URL"]) return process.env["CTXKIT_REDIS_URL"];
   if (!existsSync(envFile)) return undefined;
-  return readFileSync(envFile, "utf8").match(/^CTXKIT_REDIS_URL=(.+)$/m)?.[1]?.trim() || undefined;
+  return (
+    readFileSync(envFile, "utf8")
+      .match(/^CTXKIT_REDIS_URL=(.+)$/m)?.[1]
+      ?.trim() || undefined
+  );
 }

@@ -33,7 +33,9 @@ const quantile = (values: readonly number[], share: number): number => {
  */
 async function ctxkitRun(url: string, { workers, turns }: SharedSessionCase, messages: readonly Message[]) {
   const sessionId = randomUUID();
-  const managers = await Promise.all(Array.from({ length: workers }, () => createRedisContext({ url, keyPrefix: KEY_PREFIX, sessionId, tokenizer: "estimate" })));
+  const managers = await Promise.all(
+    Array.from({ length: workers }, () => createRedisContext({ url, keyPrefix: KEY_PREFIX, sessionId, tokenizer: "estimate" })),
+  );
   const message = (worker: number, turn: number) => messages[(worker * turns + turn) % messages.length]!;
   const started = performance.now();
   await Promise.all(
@@ -67,7 +69,8 @@ async function rawRun(url: string, { workers, turns }: SharedSessionCase, messag
   const started = performance.now();
   await Promise.all(
     clients.map(async (client, worker) => {
-      for (let turn = 0; turn < turns; turn += 1) await client.rpush(key, JSON.stringify(messages[(worker * turns + turn) % messages.length]));
+      for (let turn = 0; turn < turns; turn += 1)
+        await client.rpush(key, JSON.stringify(messages[(worker * turns + turn) % messages.length]));
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -77,7 +80,12 @@ async function rawRun(url: string, { workers, turns }: SharedSessionCase, messag
 }
 
 /** The two alternate round by round, and medians are kept, since the server shares the machine. */
-export async function measureSharedSession(url: string, cases: readonly SharedSessionCase[], messages: readonly Message[], rounds: number): Promise<SharedSessionRate[]> {
+export async function measureSharedSession(
+  url: string,
+  cases: readonly SharedSessionCase[],
+  messages: readonly Message[],
+  rounds: number,
+): Promise<SharedSessionRate[]> {
   const results: SharedSessionRate[] = [];
   for (const sharedCase of cases) {
     const ctxkit: number[] = [];

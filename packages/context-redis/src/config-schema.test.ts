@@ -31,7 +31,9 @@ describe("context-redis config", () => {
 
   it("should accept any other text as a session id, emoji included", async () => {
     // Valid config, so the failure is the closed port, not the id.
-    const error = await createRedisContext({ url, sessionId: "chat 👩‍💻 東京 :#*", connectTimeoutMs: 1_000 }).catch((caught: unknown) => caught);
+    const error = await createRedisContext({ url, sessionId: "chat 👩‍💻 東京 :#*", connectTimeoutMs: 1_000 }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).not.toBeInstanceOf(ContextConfigError);
   });
 

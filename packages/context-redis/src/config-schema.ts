@@ -7,7 +7,10 @@ import { z } from "zod";
 export type RedisClient = Redis | Cluster;
 
 const isRedisClient = (value: unknown): value is RedisClient =>
-  typeof value === "object" && value !== null && typeof (value as Redis).evalsha === "function" && typeof (value as Redis).rpush === "function";
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as Redis).evalsha === "function" &&
+  typeof (value as Redis).rpush === "function";
 
 /**
  * Text every Redis key can hold apart from every other: UTF-8 turns every lone surrogate into the same
@@ -31,7 +34,11 @@ const keyText = (schema: z.ZodString) =>
 export const configSchema = contextConfigSchema
   .extend({
     /** `redis://[[user]:password@]host:port[/db]` or `rediss://…` for TLS, as ioredis takes it. Give this or `client`. */
-    url: z.string().min(1, "must be a redis:// or rediss:// URL").regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL").optional(),
+    url: z
+      .string()
+      .min(1, "must be a redis:// or rediss:// URL")
+      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+      .optional(),
     /** An ioredis `Redis` or `Cluster` the caller made and closes; the manager does not close it. Give this or `url`. */
     client: z.custom<RedisClient>(isRedisClient, { message: "expected an ioredis Redis or Cluster client" }).optional(),
     /** The session every worker that passes the same id shares; a new random id (a new session) when absent. */
@@ -45,7 +52,11 @@ export const configSchema = contextConfigSchema
   })
   .superRefine((config, context) => {
     if ((config.url === undefined) === (config.client === undefined)) {
-      context.addIssue({ code: "custom", path: ["url"], message: "give either url (a redis:// URL) or client (an ioredis client), exactly one" });
+      context.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: "give either url (a redis:// URL) or client (an ioredis client), exactly one",
+      });
     }
   });
 

@@ -9,7 +9,11 @@ import { createRedisContext } from "./create-redis-context.js";
 import { ContextStoreUnavailableError } from "./errors.js";
 
 const keyPrefix = "ctxkit-test:";
-const rejectionOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const rejectionOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 /** A loopback port nothing listens on: the OS hands it out, and it is closed again at once. */
 async function closedPort(): Promise<number> {
@@ -51,7 +55,13 @@ describeWithRedis("a frozen or dropped connection", (url) => {
 
   it("should close within the bound while an append is frozen in flight", async () => {
     proxy = await startTcpProxy(url);
-    const manager = await createRedisContext({ url: proxy.url, keyPrefix, sessionId: randomUUID(), tokenizer: "estimate", commandTimeoutMs: 300 });
+    const manager = await createRedisContext({
+      url: proxy.url,
+      keyPrefix,
+      sessionId: randomUUID(),
+      tokenizer: "estimate",
+      commandTimeoutMs: 300,
+    });
     proxy.freeze();
     const append = rejectionOf(manager.addMessage({ role: "user", content: "in flight" }));
     await manager.close();
@@ -60,7 +70,13 @@ describeWithRedis("a frozen or dropped connection", (url) => {
 
   it("should fail every read queued on a frozen connection once the first times out, not one timeout after another (regression)", async () => {
     proxy = await startTcpProxy(url);
-    const manager = await createRedisContext({ url: proxy.url, keyPrefix, sessionId: randomUUID(), tokenizer: "estimate", commandTimeoutMs: 1_000 });
+    const manager = await createRedisContext({
+      url: proxy.url,
+      keyPrefix,
+      sessionId: randomUUID(),
+      tokenizer: "estimate",
+      commandTimeoutMs: 1_000,
+    });
     proxy.freeze();
     // One after another, 100 reads would take 100 s, past this test's limit.
     const reads = await Promise.all(Array.from({ length: 100 }, () => rejectionOf(manager.getMessages())));

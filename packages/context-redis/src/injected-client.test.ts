@@ -13,7 +13,10 @@ describeWithRedis("a client the caller owns", (url) => {
     const byUrl = await createRedisContext({ url, keyPrefix, sessionId, tokenizer: "estimate" });
     await injected.addMessage({ role: "user", content: "through the caller's client" });
     await byUrl.addMessage({ role: "assistant", content: "through its own connection" });
-    expect((await injected.getMessages()).map((message) => message.content)).toEqual(["through the caller's client", "through its own connection"]);
+    expect((await injected.getMessages()).map((message) => message.content)).toEqual([
+      "through the caller's client",
+      "through its own connection",
+    ]);
     await Promise.all([injected.close(), byUrl.close()]);
     expect(await client.ping()).toBe("PONG");
     expect(await client.llen(`${keyPrefix}{${sessionId}}:messages`)).toBe(2);

@@ -25,14 +25,18 @@ describeWithRedis("many workers on one session", (url) => {
     expect(stored).toHaveLength(100);
     expect(new Set(stored).size).toBe(100);
     for (const writer of writers) {
-      expect(stored.filter((content) => content.startsWith(`${writer}:`))).toEqual(Array.from({ length: 25 }, (_, index) => `${writer}:${index}`));
+      expect(stored.filter((content) => content.startsWith(`${writer}:`))).toEqual(
+        Array.from({ length: 25 }, (_, index) => `${writer}:${index}`),
+      );
     }
   });
 
   it("should keep, once each and in order, everything 3 processes SIGKILLed mid-run had acknowledged", async () => {
     const sessionId = randomUUID();
     const writers = ["x", "y", "z"];
-    const children = await Promise.all(writers.map((writer) => startFixture("append-worker", [url, KEY_PREFIX, sessionId, writer, "100000"])));
+    const children = await Promise.all(
+      writers.map((writer) => startFixture("append-worker", [url, KEY_PREFIX, sessionId, writer, "100000"])),
+    );
     // Each is killed at a different point of its run, while the others go on appending.
     for (const [index, child] of children.entries()) {
       await child.waitForLine((line) => line === `ack ${20 + 15 * index}`);

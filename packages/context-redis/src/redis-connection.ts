@@ -55,5 +55,7 @@ export function describeServer(options: { readonly url?: string; readonly client
     return `${url.hostname}:${url.port || "6379"}${url.pathname.length > 1 ? url.pathname : ""}`;
   }
   const client = options.client as Redis & { isCluster?: boolean };
-  return client.isCluster === true ? "cluster" : `${client.options.host ?? "localhost"}:${client.options.port ?? 6379}/${client.options.db ?? 0}`;
+  return client.isCluster === true
+    ? "cluster"
+    : `${client.options.host ?? "localhost"}:${client.options.port ?? 6379}/${client.options.db ?? 0}`;
 }

@@ -74,7 +74,8 @@ export class RedisMessageStore implements MessageStore {
   private closing: Promise<void> | undefined;
 
   constructor(options: RedisMessageStoreOptions) {
-    if ((options.url === undefined) === (options.client === undefined)) throw new TypeError("RedisMessageStore: give either url or client, exactly one");
+    if ((options.url === undefined) === (options.client === undefined))
+      throw new TypeError("RedisMessageStore: give either url or client, exactly one");
     this.options = options;
     this.sessionId = options.sessionId;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 5_000;
@@ -139,7 +140,8 @@ export class RedisMessageStore implements MessageStore {
   replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
     return this.write(async () => {
       const fields: string[] = [];
-      for (const [strategy, values] of state) for (const [key, value] of values) fields.push(stateField(strategy, key), JSON.stringify(value));
+      for (const [strategy, values] of state)
+        for (const [key, value] of values) fields.push(stateField(strategy, key), JSON.stringify(value));
       const bodies = messages.map((message) => JSON.stringify(message));
       const [generation, stateVersion] = (await this.run(SCRIPTS.replace, [String(messages.length), ...bodies, ...fields])) as number[];
       // This store holds exactly what it wrote: nothing to sync back.
@@ -184,9 +186,11 @@ export class RedisMessageStore implements MessageStore {
 
   /** What changed since `seen`, read at one instant; the whole session when another writer replaced it. */
   private async readChanges(seen: Seen): Promise<StoreUpdate> {
-    const reply = await this.run(SCRIPTS.sync, [String(seen.generation), String(seen.length), String(seen.stateVersion)]).catch((error: unknown) => {
-      throw this.unavailable(error);
-    });
+    const reply = await this.run(SCRIPTS.sync, [String(seen.generation), String(seen.length), String(seen.stateVersion)]).catch(
+      (error: unknown) => {
+        throw this.unavailable(error);
+      },
+    );
     const [generation, stateVersion, isReset, bodies, hasState, fields] = reply as [number, number, number, string[], number, string[]];
     const from = isReset === 1 ? 0 : seen.length;
     const messages = bodies.map((body, index) => this.parseMessage(body, from + index + 1));
@@ -306,7 +310,8 @@ export class RedisMessageStore implements MessageStore {
   }
 
   private unavailable(error: unknown): unknown {
-    if (error instanceof RedisStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError) return error;
+    if (error instanceof RedisStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
+      return error;
     return new ContextStoreUnavailableError(this.location, { cause: error });
   }
 }

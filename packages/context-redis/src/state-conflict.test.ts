@@ -5,7 +5,8 @@ import { describeWithRedis } from "../test/redis-server.js";
 import { RedisMessageStore } from "./redis-message-store.js";
 
 const keyPrefix = "ctxkit-test:";
-const plain = (state: ReadonlyMap<string, ReadonlyMap<string, unknown>>) => Object.fromEntries([...state].map(([strategy, values]) => [strategy, Object.fromEntries(values)]));
+const plain = (state: ReadonlyMap<string, ReadonlyMap<string, unknown>>) =>
+  Object.fromEntries([...state].map(([strategy, values]) => [strategy, Object.fromEntries(values)]));
 
 describeWithRedis("two writers of one state key", (url) => {
   async function openTwo() {
@@ -42,7 +43,9 @@ describeWithRedis("two writers of one state key", (url) => {
     const { stores } = await openTwo();
     const [first, second] = stores;
     await first.writeState({ strategy: "summary", key: "checkpoint", value: 1 });
-    await expect(second.writeState({ strategy: "summary", key: "checkpoint", deleted: true })).rejects.toBeInstanceOf(ContextStateConflictError);
+    await expect(second.writeState({ strategy: "summary", key: "checkpoint", deleted: true })).rejects.toBeInstanceOf(
+      ContextStateConflictError,
+    );
     await expect(second.writeState({ strategy: "summary", key: "checkpoint", value: 2 })).rejects.toBeInstanceOf(ContextStateConflictError);
     // The refusal stopped nothing: after a sync, the same store writes over the value it now knows.
     const update = await second.sync();

@@ -9,7 +9,9 @@ const envFile = fileURLToPath(new URL("../../../.tmp/redis.env", import.meta.url
 export function findRedisUrl(): string | undefined {
   if (process.env["CTXKIT_REDIS_URL"]) return process.env["CTXKIT_REDIS_URL"];
   if (!existsSync(envFile)) return undefined;
-  const line = readFileSync(envFile, "utf8").split("\n").find((entry) => entry.startsWith("CTXKIT_REDIS_URL="));
+  const line = readFileSync(envFile, "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith("CTXKIT_REDIS_URL="));
   return line?.slice("CTXKIT_REDIS_URL=".length).trim() || undefined;
 }
 
@@ -19,9 +21,11 @@ export function describeWithRedis(name: string, body: (url: string) => void): vo
   if (url !== undefined) {
     describe(name, () => body(url));
   } else if (process.env["CI"]) {
-    describe(name, () => it("should find the Redis server that .ci/run starts", () => {
-      throw new Error("No Redis server: .ci/run must run `bash scripts/redis.sh start` before the tests.");
-    }));
+    describe(name, () =>
+      it("should find the Redis server that .ci/run starts", () => {
+        throw new Error("No Redis server: .ci/run must run `bash scripts/redis.sh start` before the tests.");
+      }),
+    );
   } else {
     describe.skip(`${name} (skipped: no Redis server; run \`bash scripts/redis.sh start\`)`, () => body(""));
   }

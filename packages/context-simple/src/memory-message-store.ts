@@ -1,5 +1,12 @@
 // The store of context-simple: one session's messages and strategy state, in this process's memory.
-import { ContextClosedError, type Message, type MessageStore, type StateChange, type StateSnapshot, type StoredSession } from "@ctxkit/core";
+import {
+  ContextClosedError,
+  type Message,
+  type MessageStore,
+  type StateChange,
+  type StateSnapshot,
+  type StoredSession,
+} from "@ctxkit/core";
 
 let nextSession = 0;
 

@@ -54,12 +54,30 @@ describe("mount plan with built-in strategy options", () => {
 
   it("should mount context-simple with { name, options } entries from plain data", async () => {
     const coordinator = createCoordinator();
-    const plan = JSON.parse(JSON.stringify({ context: { module, config: { tokenizer: "estimate", strategies: [{ name: "sliding-window", options: { windowSize: 6 } }, "truncate"] } } }));
+    const plan = JSON.parse(
+      JSON.stringify({
+        context: {
+          module,
+          config: { tokenizer: "estimate", strategies: [{ name: "sliding-window", options: { windowSize: 6 } }, "truncate"] },
+        },
+      }),
+    );
     const manager = await mountPlan(coordinator, plan);
     await manager.setMessages(history);
     const view = await manager.getMessagesForRequest({ tokenBudget: 900 });
-    // The system message, plus the units holding the last 6 messages: a call whose result is in the window stays.
-    expect(view.map((message) => message.role)).toEqual(["system", "assistant", "tool", "assistant", "user", "assistant", "tool", "assistant"]);
+    // The system message and the current turn, plus the newest whole units that fit the window of 6 moved back a step (to 5).
+    expect(view.map((message) => message.role)).toEqual([
+      "system",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
     await coordinator.cleanup();
   });
 

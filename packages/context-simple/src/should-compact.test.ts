@@ -10,7 +10,8 @@ describe("shouldCompact", () => {
     const reasons: unknown[] = [];
     const manager = createSimpleContext({
       tokenizer: "estimate",
-      onEvent: (event, payload) => void (event === "context:pre_compact" && reasons.push((payload as ContextEventMap["context:pre_compact"]).reason)),
+      onEvent: (event, payload) =>
+        void (event === "context:pre_compact" && reasons.push((payload as ContextEventMap["context:pre_compact"]).reason)),
     });
     await manager.setMessages(history);
     expect(await manager.shouldCompact({ tokenBudget: 100_000 })).toBe(false);

@@ -175,7 +175,10 @@ describe("SimpleContextManager", () => {
       const draftSizes: number[] = [];
       const recorder: Strategy = { name: "recorder", apply: (view) => (draftSizes.push(view.entries.length), { view, applied: false }) };
       const { manager } = managerWithEvents({ strategies: [recorder, "clear-tool-results", "truncate"] });
-      await addAll(manager, [systemMessage("rule ".repeat(800)), ...Array.from({ length: 8 }, (_, index) => sampleTurn(index, 2_000)).flat()]);
+      await addAll(manager, [
+        systemMessage("rule ".repeat(800)),
+        ...Array.from({ length: 8 }, (_, index) => sampleTurn(index, 2_000)).flat(),
+      ]);
       await expect(manager.getMessagesForRequest({ tokenBudget: 500 })).rejects.toBeInstanceOf(ContextBudgetError);
       await expect(manager.getMessagesForRequest({ tokenBudget: 500 })).rejects.toBeInstanceOf(ContextBudgetError);
       expect(draftSizes[0]).toBe(33);
@@ -271,7 +274,15 @@ describe("SimpleContextManager", () => {
 
     it("should never leave a tool result orphaned when it drops old turns (regression)", async () => {
       const { manager } = managerWithEvents({ maxTokens: 1_500, strategies: ["truncate"] });
-      await addAll(manager, [userMessage("go"), toolCallMessage("a", "b", "c"), toolResultMessage("a", "1 ".repeat(4_000)), toolResultMessage("b", "2"), toolResultMessage("c", "3"), assistantMessage("ok"), userMessage("next")]);
+      await addAll(manager, [
+        userMessage("go"),
+        toolCallMessage("a", "b", "c"),
+        toolResultMessage("a", "1 ".repeat(4_000)),
+        toolResultMessage("b", "2"),
+        toolResultMessage("c", "3"),
+        assistantMessage("ok"),
+        userMessage("next"),
+      ]);
       const view = await manager.getMessagesForRequest();
       expect(checkToolPairs(view)).toEqual([]);
       expect(view.some((message) => message.role === "tool")).toBe(false);
@@ -333,7 +344,10 @@ describe("SimpleContextManager", () => {
       const { manager, events } = managerWithEvents();
       await addAll(manager, [userMessage("go"), toolResultMessage("ghost", "?"), assistantMessage("hm")]);
       expect(await manager.getMessagesForRequest()).toEqual([userMessage("go"), assistantMessage("hm")]);
-      expect(events.find((recorded) => recorded.event === "context:repair")?.payload).toEqual({ kind: "orphan_result", toolCallIds: ["ghost"] });
+      expect(events.find((recorded) => recorded.event === "context:repair")?.payload).toEqual({
+        kind: "orphan_result",
+        toolCallIds: ["ghost"],
+      });
     });
   });
 
@@ -403,7 +417,11 @@ describe("SimpleContextManager", () => {
     it("should keep a compaction committed while the last tool call still waits for results (regression)", async () => {
       const manager = createSimpleContext();
       const log = "2024-05-01T12:00:00Z INFO request handled in 12ms path=/api/items status=200\n".repeat(672);
-      await manager.addMessage({ role: "assistant", content: null, tool_calls: [toolCallMessage("a").tool_calls![0]!, toolCallMessage("b").tool_calls![0]!] });
+      await manager.addMessage({
+        role: "assistant",
+        content: null,
+        tool_calls: [toolCallMessage("a").tool_calls![0]!, toolCallMessage("b").tool_calls![0]!],
+      });
       await manager.addMessage(toolResultMessage("a", log));
       const outcome = await manager.compact({ tokenBudget: 25_000 });
       await manager.getMessagesForRequest({ tokenBudget: 25_000 });

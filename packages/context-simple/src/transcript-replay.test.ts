@@ -8,7 +8,11 @@ import { createSimpleContext } from "./index.js";
 
 const transcriptsDirectory = fileURLToPath(new URL("../../../../shared/data/transcripts/", import.meta.url));
 const exists = existsSync(transcriptsDirectory);
-const files = exists ? readdirSync(transcriptsDirectory).filter((file) => file.endsWith(".jsonl")).sort() : [];
+const files = exists
+  ? readdirSync(transcriptsDirectory)
+      .filter((file) => file.endsWith(".jsonl"))
+      .sort()
+  : [];
 
 async function replay(messages: readonly Message[], budget: number) {
   const manager = createSimpleContext({ maxTokens: budget });

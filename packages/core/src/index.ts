@@ -59,7 +59,14 @@ export type {
   ProviderUsageCapability,
   ShouldCompactCapability,
 } from "./protocol.js";
-export { isContextManager, canCompact, canRecoverOverflow, canReportUsage, canTakeProviderUsage, canTellShouldCompact } from "./protocol.js";
+export {
+  isContextManager,
+  canCompact,
+  canRecoverOverflow,
+  canReportUsage,
+  canTakeProviderUsage,
+  canTellShouldCompact,
+} from "./protocol.js";
 
 export { CONTEXT_EVENTS, type CompactionReason, type ContextEventMap, type ContextEventName, type ContextEventListener } from "./events.js";
 
@@ -129,12 +136,24 @@ export {
 export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
 export { loadModule } from "./modules/load-module.js";
 export { parseConfig } from "./modules/parse-config.js";
-export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput, type MountPlanOptions } from "./modules/mount-plan.js";
+export {
+  mountPlanSchema,
+  mountPlan,
+  resolveStrategyModules,
+  type MountPlan,
+  type MountPlanInput,
+  type MountPlanOptions,
+} from "./modules/mount-plan.js";
 export { loadMountPlan, MOUNT_PLAN_VARIABLE, type LoadMountPlanOptions } from "./modules/load-mount-plan.js";
 
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
 
-export { ContextEngine, createContextManager, type ContextEngineOptions, type CreateContextManagerOptions } from "./engine/context-engine.js";
+export {
+  ContextEngine,
+  createContextManager,
+  type ContextEngineOptions,
+  type CreateContextManagerOptions,
+} from "./engine/context-engine.js";
 export {
   contextConfigSchema,
   FALLBACK_BUDGET,

@@ -18,7 +18,13 @@ describe("built-in strategies", () => {
   describe("isBuiltInStrategyName", () => {
     it("should accept exactly the built-in names", () => {
       expect(BUILT_IN_STRATEGY_NAMES.every(isBuiltInStrategyName)).toBe(true);
-      expect(BUILT_IN_STRATEGY_NAMES).toEqual([...BUILT_IN_STRATEGIES, "sliding-window", "importance", "microcompact", "offload-tool-results"]);
+      expect(BUILT_IN_STRATEGY_NAMES).toEqual([
+        ...BUILT_IN_STRATEGIES,
+        "sliding-window",
+        "importance",
+        "microcompact",
+        "offload-tool-results",
+      ]);
       expect([undefined, 1, "summary", "Truncate", "toString"].some(isBuiltInStrategyName)).toBe(false);
     });
   });
@@ -119,13 +125,18 @@ describe("built-in strategies (properties)", () => {
 
   it("should stop as soon as the view is at or below the target: undoing its last change puts it back above", async () => {
     await fc.assert(
-      fc.asyncProperty(historyArbitrary({ hugeOutputs: true }), strategyArbitrary, fc.double({ min: 0, max: 1, noNaN: true }), async (history, strategy, targetRatio) => {
-        const view = createRepairedTestView(history);
-        const target = Math.floor(view.tokens * targetRatio);
-        const result = await strategy.apply(view, createTestContext({ target }));
-        const saving = strategy.name === "importance" ? largestChangeSaving(view, result.view) : lastChangeSaving(view, result.view);
-        if (saving !== undefined) expect(result.view.tokens + saving).toBeGreaterThan(target);
-      }),
+      fc.asyncProperty(
+        historyArbitrary({ hugeOutputs: true }),
+        strategyArbitrary,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (history, strategy, targetRatio) => {
+          const view = createRepairedTestView(history);
+          const target = Math.floor(view.tokens * targetRatio);
+          const result = await strategy.apply(view, createTestContext({ target }));
+          const saving = strategy.name === "importance" ? largestChangeSaving(view, result.view) : lastChangeSaving(view, result.view);
+          if (saving !== undefined) expect(result.view.tokens + saving).toBeGreaterThan(target);
+        },
+      ),
       { numRuns: 150 },
     );
   });

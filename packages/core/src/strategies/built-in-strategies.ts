@@ -53,7 +53,9 @@ export function isBuiltInStrategyName(value: unknown): value is BuiltInStrategyN
 export function createBuiltInStrategy<Name extends BuiltInStrategyName>(name: Name, options?: BuiltInStrategyOptions[Name]): Strategy {
   if (!isBuiltInStrategyName(name)) {
     // Reached only from untyped callers, e.g. a config file that skipped validation.
-    throw new ContextConfigError(String(name), [{ path: "name", message: `unknown built-in strategy; expected one of ${BUILT_IN_STRATEGY_NAMES.join(", ")}` }]);
+    throw new ContextConfigError(String(name), [
+      { path: "name", message: `unknown built-in strategy; expected one of ${BUILT_IN_STRATEGY_NAMES.join(", ")}` },
+    ]);
   }
   const { create, keys } = FACTORIES[name];
   if (options !== undefined && (typeof options !== "object" || options === null || Array.isArray(options))) {
@@ -61,7 +63,10 @@ export function createBuiltInStrategy<Name extends BuiltInStrategyName>(name: Na
   }
   const unknown = Object.keys(options ?? {}).filter((key) => !keys.includes(key));
   if (unknown.length > 0) {
-    throw new ContextConfigError(name, unknown.map((key) => ({ path: key, message: `unknown option; expected one of ${keys.join(", ")}` })));
+    throw new ContextConfigError(
+      name,
+      unknown.map((key) => ({ path: key, message: `unknown option; expected one of ${keys.join(", ")}` })),
+    );
   }
   return create((options ?? {}) as never);
 }
