@@ -98,6 +98,19 @@ describeWithRedis("a frozen or dropped connection", (url) => {
     expect(await reopen(sessionId)).toEqual([{ role: "user", content: "kept" }]);
   });
 
+  it("should reconnect, without an error, when the server drops a connection that was idle", async () => {
+    proxy = await startTcpProxy(url);
+    const sessionId = randomUUID();
+    const manager = await createRedisContext({ url: proxy.url, keyPrefix, sessionId, tokenizer: "estimate" });
+    await manager.addMessage({ role: "user", content: "before" });
+    const reconnected = proxy.nextConnection();
+    proxy.destroyConnections();
+    await reconnected;
+    await manager.addMessage({ role: "user", content: "after" });
+    expect((await manager.getMessages()).map((message) => message.content)).toEqual(["before", "after"]);
+    await manager.close();
+  });
+
   it("should fail to open within connectTimeoutMs when the server accepts but never answers", async () => {
     proxy = await startTcpProxy(url);
     proxy.freeze();

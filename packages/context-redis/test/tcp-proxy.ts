@@ -10,6 +10,8 @@ export interface TcpProxy {
   destroyConnections(): void;
   /** Forwards `bytes` more bytes from the client, then destroys every connection: a cut mid-command. */
   cutAfter(bytes: number): void;
+  /** Resolves when the proxy next accepts a connection (a client reconnecting). */
+  nextConnection(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,12 +21,15 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let isFrozen = false;
   let budget = Number.POSITIVE_INFINITY;
+  let connectionWaiters: (() => void)[] = [];
   const destroyConnections = () => {
     for (const socket of sockets) socket.destroy();
     sockets.clear();
   };
   const server = createServer((client) => {
     const upstream = connect(Number(target.port), target.hostname);
+    for (const resolve of connectionWaiters) resolve();
+    connectionWaiters = [];
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on("error", () => {});
@@ -60,6 +65,7 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     freeze: () => void (isFrozen = true),
     destroyConnections,
     cutAfter: (bytes) => void (budget = bytes),
+    nextConnection: () => new Promise<void>((resolve) => connectionWaiters.push(resolve)),
     close: async () => {
       destroyConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
