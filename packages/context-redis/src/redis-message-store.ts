@@ -175,7 +175,8 @@ export class RedisMessageStore implements MessageStore {
     if (this.openBatch === group) this.openBatch = undefined;
     try {
       await this.guarded(ticket, async () => {
-        await this.command(this.client!.rpush(this.keys[1], ...group.map((entry) => JSON.stringify(entry.message))));
+        // Arguments as one array: spread into a call, a large group would overflow the stack.
+        await this.command(this.client!.call("RPUSH", [this.keys[1], ...group.map((entry) => JSON.stringify(entry.message))]));
       });
       for (const entry of group) entry.settle();
     } catch (error) {
@@ -237,10 +238,10 @@ export class RedisMessageStore implements MessageStore {
   private async run(source: { text: string; sha: string }, args: readonly string[]): Promise<unknown> {
     const client = this.client!;
     try {
-      return await this.command(client.evalsha(source.sha, this.keys.length, ...this.keys, ...args));
+      return await this.command(client.evalsha(source.sha, this.keys.length, [...this.keys, ...args]));
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes("NOSCRIPT")) throw error;
-      return this.command(client.eval(source.text, this.keys.length, ...this.keys, ...args));
+      return this.command(client.eval(source.text, this.keys.length, [...this.keys, ...args]));
     }
   }
 
