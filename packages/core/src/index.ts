@@ -11,6 +11,7 @@ export {
   ContextRequestError,
   ContextCounterError,
   ContextTimeoutError,
+  ContextStateConflictError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,
