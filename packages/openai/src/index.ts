@@ -19,3 +19,11 @@ export type {
   AgentAssistantContent,
   AgentToolOutput,
 } from "./agents/agent-input-item.js";
+export {
+  contextChatCompletions,
+  type ContextChatCompletions,
+  type ContextChatCompletionParams,
+} from "./loop/context-chat-completions.js";
+export type { ContextLoopOptions } from "./loop/loop-options.js";
+export { fromChatCompletionUsage, fromResponseUsage } from "./loop/openai-usage.js";
+export { isContextLengthError } from "./loop/is-context-length-error.js";
