@@ -49,7 +49,11 @@ export interface ContextMessages {
  * `contextMessages(client, manager).create({ model, max_tokens, tools, messages: [newMessage] })`: every
  * request is the manager's view, every response goes into the manager. One per conversation.
  */
-export function contextMessages(client: Pick<Anthropic, "messages">, manager: ContextManager, options: ContextMessagesOptions = {}): ContextMessages {
+export function contextMessages(
+  client: Pick<Anthropic, "messages">,
+  manager: ContextManager,
+  options: ContextMessagesOptions = {},
+): ContextMessages {
   const { provider, tokenBudget, recoverOverflow, ...conversion } = options;
   // The previous request's view, so the cache breakpoints land on the prefix both share.
   let previous: readonly Message[] | undefined;
@@ -96,7 +100,10 @@ export function contextMessages(client: Pick<Anthropic, "messages">, manager: Co
 }
 
 /** The caller's `system` (not stored) goes before the view's own system messages. */
-function withSystem(system: ContextMessageParams["system"], request: AnthropicRequest): Pick<MessageCreateParamsNonStreaming, "system" | "messages"> {
+function withSystem(
+  system: ContextMessageParams["system"],
+  request: AnthropicRequest,
+): Pick<MessageCreateParamsNonStreaming, "system" | "messages"> {
   if (system === undefined || system === "" || (Array.isArray(system) && system.length === 0)) return request;
   const given = typeof system === "string" ? [{ type: "text" as const, text: system }] : system;
   return { system: [...given, ...(request.system ?? [])], messages: request.messages };

@@ -11,7 +11,11 @@ describe("isPromptTooLongError", () => {
     expect(isPromptTooLongError(apiError(400, "invalid_request_error", "prompt is too long: 9425 tokens > 8192 maximum"))).toBe(true);
     expect(
       isPromptTooLongError(
-        apiError(400, "invalid_request_error", "input length and `max_tokens` exceed context limit: 7500 + 1024 > 8192, decrease input length or `max_tokens` and try again"),
+        apiError(
+          400,
+          "invalid_request_error",
+          "input length and `max_tokens` exceed context limit: 7500 + 1024 > 8192, decrease input length or `max_tokens` and try again",
+        ),
       ),
     ).toBe(true);
   });

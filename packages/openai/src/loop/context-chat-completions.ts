@@ -1,11 +1,7 @@
 // A Chat Completions client whose every request is the manager's view: the loop driven by ctxkit.
 import { ContextRequestError, reportProviderUsage, sendWithRecovery, type ContextManager, type Message } from "@ctxkit/core";
 import type OpenAI from "openai";
-import type {
-  ChatCompletion,
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { fromChatCompletionMessage, fromChatCompletionMessages } from "../chat-completions/from-chat-completion-messages.js";
 import { toChatCompletionMessages } from "../chat-completions/to-chat-completion-messages.js";
 import { isContextLengthError } from "./is-context-length-error.js";

@@ -9,7 +9,8 @@ function apiError(status: number, error: { message: string; type: string; param:
 describe("isContextLengthError", () => {
   it("should know the 400 context_length_exceeded of Chat Completions and of Responses", () => {
     const chat = apiError(400, {
-      message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9442 tokens. Please reduce the length of the messages.",
+      message:
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9442 tokens. Please reduce the length of the messages.",
       type: "invalid_request_error",
       param: "messages",
       code: "context_length_exceeded",
@@ -26,9 +27,13 @@ describe("isContextLengthError", () => {
 
   it("should not take other rejections for an overflow", () => {
     expect(
-      isContextLengthError(apiError(400, { message: "Unrecognized request argument supplied: foo", type: "invalid_request_error", param: null, code: null })),
+      isContextLengthError(
+        apiError(400, { message: "Unrecognized request argument supplied: foo", type: "invalid_request_error", param: null, code: null }),
+      ),
     ).toBe(false);
-    expect(isContextLengthError(apiError(429, { message: "Rate limit reached", type: "requests", param: null, code: "rate_limit_exceeded" }))).toBe(false);
+    expect(
+      isContextLengthError(apiError(429, { message: "Rate limit reached", type: "requests", param: null, code: "rate_limit_exceeded" })),
+    ).toBe(false);
     expect(isContextLengthError(new Error("maximum context length"))).toBe(false);
   });
 });

@@ -4,7 +4,12 @@ import { fromChatCompletionUsage, fromResponseUsage } from "./openai-usage.js";
 describe("fromChatCompletionUsage", () => {
   it("should take prompt_tokens as it is: the cached tokens are already in it", () => {
     expect(
-      fromChatCompletionUsage({ prompt_tokens: 5_000, completion_tokens: 20, total_tokens: 5_020, prompt_tokens_details: { cached_tokens: 4_096 } }),
+      fromChatCompletionUsage({
+        prompt_tokens: 5_000,
+        completion_tokens: 20,
+        total_tokens: 5_020,
+        prompt_tokens_details: { cached_tokens: 4_096 },
+      }),
     ).toEqual({ inputTokens: 5_000, outputTokens: 20 });
   });
 
