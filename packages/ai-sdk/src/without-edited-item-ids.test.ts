@@ -49,7 +49,7 @@ describe("withoutEditedItemIds", () => {
       ],
     };
     const [sent] = withoutEditedItemIds([shortened], history);
-    expect((sent as { tool_calls: { providerOptions: unknown }[] }).tool_calls[0]!.providerOptions).toEqual({ openai: {} });
+    expect((sent as unknown as { tool_calls: { providerOptions: unknown }[] }).tool_calls[0]!.providerOptions).toEqual({ openai: {} });
   });
 
   it("should take the item id off a part whose id the history does not hold", () => {

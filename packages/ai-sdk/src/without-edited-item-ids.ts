@@ -86,8 +86,7 @@ export function withoutEditedItemIds(view: readonly Message[], history: readonly
     const contentChanged =
       Array.isArray(message.content) &&
       (content as ContentPart[]).some((part, index) => part !== (message.content as ContentPart[])[index]);
-    const callsChanged =
-      calls !== undefined && calls.some((call, index) => call !== (message as { tool_calls: ToolCall[] }).tool_calls[index]);
+    const callsChanged = calls?.some((call, index) => call !== (message as { tool_calls: ToolCall[] }).tool_calls[index]) === true;
     if (!contentChanged && !callsChanged) return message;
     return { ...message, content, ...(calls === undefined ? {} : { tool_calls: calls }) } as Message;
   });
