@@ -3,6 +3,7 @@ import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Re
 import { providerTokens, WINDOW } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
 
+const COMPACT_BETA = "compact-2026-09-04";
 const TOP_LEVEL = new Set([
   "model",
   "messages",
@@ -31,7 +32,7 @@ const BLOCK_KEYS: Record<string, ReadonlySet<string>> = {
   tool_result: new Set(["type", "tool_use_id", "content", "is_error", "cache_control"]),
   thinking: new Set(["type", "thinking", "signature"]),
   redacted_thinking: new Set(["type", "data"]),
-  compaction: new Set(["type", "content", "cache_control"]),
+  compaction: new Set(["type", "content", "encrypted_content", "signature", "tool_changes", "cache_control"]),
 };
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 const MAX_BREAKPOINTS = 4;
@@ -48,6 +49,14 @@ export function anthropicError(status: number, type: string, message: string): R
 }
 
 const invalid = (message: string) => anthropicError(400, "invalid_request_error", message);
+
+/** An invalid_request_error with `details.error_code`, as the API gives the compaction errors. */
+function coded(errorCode: string, message: string): Reply {
+  const reply = invalid(message);
+  const body = reply.body as { error: Record<string, unknown> };
+  body.error["details"] = { error_code: errorCode };
+  return reply;
+}
 
 function blocksOf(content: string | Block[]): Block[] {
   return typeof content === "string" ? [{ type: "text", text: content }] : content;
@@ -87,7 +96,8 @@ function check(body: Record<string, unknown>): Reply | undefined {
     if (messageExtra !== undefined) return invalid(`messages.${index}.${messageExtra}: Extra inputs are not permitted`);
     if (message.role !== "user" && message.role !== "assistant")
       return invalid(`messages.${index}.role: Input should be 'user' or 'assistant'`);
-    if (index === 0 && message.role !== "user") return invalid('messages: first message must use the "user" role');
+    const opensWithCompaction = index === 0 && Array.isArray(message.content) && message.content[0]?.type === "compaction";
+    if (index === 0 && message.role !== "user" && !opensWithCompaction) return invalid('messages: first message must use the "user" role');
     if (index > 0 && (messages as MessageParam[])[index - 1]!.role === message.role)
       return invalid(`messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row`);
     const blocks = blocksOf(message.content);
@@ -102,6 +112,11 @@ function check(body: Record<string, unknown>): Reply | undefined {
       if (blockExtra !== undefined)
         return invalid(`messages.${index}.content.${position}.${block.type}.${blockExtra}: Extra inputs are not permitted`);
       if (block["cache_control"] !== undefined) breakpoints += 1;
+      if (block.type === "compaction" && (index !== 0 || position !== 0))
+        return coded(
+          "compaction_block_misplaced",
+          `messages.${index}.content.${position}: the \`compaction\` block must be the first block of the conversation`,
+        );
       if (block.type === "text" && block["text"] === "") return invalid("messages: text content blocks must be non-empty");
       if (block.type === "tool_use" && (message.role !== "assistant" || !TOOL_USE_ID.test(String(block["id"]))))
         return invalid(`messages.${index}.content.${position}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`);
@@ -142,6 +157,7 @@ export class AnthropicImitation {
   private readonly cache = new Set<string>();
 
   handle(body: Record<string, unknown>, record: RecordedRequest): Reply {
+    if (body["compaction"] !== undefined) return compactRequest(body, record);
     const error = check(body);
     if (error !== undefined) return error;
     if (body["stream"] === true) return invalid("This imitation does not stream.");
@@ -206,11 +222,52 @@ export class AnthropicImitation {
   }
 }
 
+/** The on-demand compaction request: the response holds only a compaction block whose content summarizes `messages`. */
+function compactRequest(body: Record<string, unknown>, record: RecordedRequest): Reply {
+  const betas = String(record.headers["anthropic-beta"] ?? "").split(",");
+  const { compaction, ...rest } = body;
+  if (!betas.includes(COMPACT_BETA)) return invalid("compaction: Extra inputs are not permitted");
+  if (rest["context_management"] !== undefined) return invalid("compaction: cannot be combined with context_management");
+  const config = compaction as Record<string, unknown>;
+  if (config["type"] !== "summarize" || Object.keys(config).some((key) => key !== "type" && key !== "instructions"))
+    return invalid("compaction.type: Input should be 'summarize'");
+  const error = check(rest);
+  if (error !== undefined) return error;
+  const messages = rest["messages"] as MessageParam[];
+  const last = messages.at(-1)!;
+  if (last.role === "assistant" && blocksOf(last.content).some((block) => block.type === "tool_use"))
+    return coded("compaction_incomplete_turn", "The compaction request ends on an `assistant` turn that is not finished.");
+  const texts = messages.flatMap((message) => blocksOf(message.content).flatMap(textsOf));
+  record.promptTokens = providerTokens(texts, messages.length);
+  const prompt =
+    typeof config["instructions"] === "string" && config["instructions"].trim() !== "" ? "the given instructions" : "the server's prompt";
+  const summary = `Summary of ${messages.length} messages, written with ${prompt}: ${texts[0]?.slice(0, 60) ?? ""}`;
+  return {
+    status: 200,
+    body: {
+      id: "msg_01CompactionImitation000001",
+      type: "message",
+      role: "assistant",
+      model: rest["model"],
+      content: [{ type: "compaction", content: summary, encrypted_content: null, signature: "c2lnbmVkLWJ5LWltaXRhdGlvbg==" }],
+      stop_reason: "compaction",
+      stop_sequence: null,
+      context_management: null,
+      usage: {
+        input_tokens: record.promptTokens,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: providerTokens([summary], 0),
+      },
+    },
+  };
+}
+
 export async function startAnthropicImitation(): Promise<LoopbackServer> {
   const imitation = new AnthropicImitation();
   return startLoopbackServer(
     (path, body, record) =>
-      path === "/v1/messages" ? imitation.handle(body, record) : anthropicError(404, "not_found_error", "Not found"),
+      path.split("?")[0] === "/v1/messages" ? imitation.handle(body, record) : anthropicError(404, "not_found_error", "Not found"),
     () => invalid("There was an issue with your request body: it is not valid JSON."),
   );
 }

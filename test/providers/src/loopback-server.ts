@@ -12,6 +12,7 @@ export interface RecordedRequest {
   path: string;
   body: Record<string, unknown>;
   status: number;
+  headers: Record<string, string | string[] | undefined>;
   /** The prompt's tokens as the imitated provider counts them, when it got that far. */
   promptTokens?: number;
 }
@@ -41,7 +42,7 @@ export async function startLoopbackServer(handle: Handler, invalidJson: (text: s
     } catch {
       body = {};
     }
-    const record: RecordedRequest = { path: request.url ?? "", body, status: 0 };
+    const record: RecordedRequest = { path: request.url ?? "", body, status: 0, headers: request.headers };
     try {
       reply = typeof body !== "object" || body === null || Array.isArray(body) ? invalidJson(text) : handle(record.path, body, record);
     } catch (error) {
