@@ -18,3 +18,4 @@ export {
   type CompactionSummarizerOptions,
   type CompactionSummarizerRequest,
 } from "./compaction/compaction-summarizer.js";
+export { toCompactionRecords, fromLatestCompaction, isCompactionRecord } from "./compaction/compaction-records.js";

@@ -196,10 +196,13 @@ export class AnthropicImitation {
       .flatMap((message) => blocksOf(message.content))
       .filter((block) => block.type === "tool_result").length;
     const move = nextMove(question, resultsSince);
-    const content: Block[] =
+    const answer: Block[] =
       "call" in move
         ? [{ type: "tool_use", id: toolUseId(), name: "read_file", input: JSON.parse(move.call) }]
         : [{ type: "text", text: move.answer, citations: null }];
+    const edited = applyEdits(body, record, messages, promptTokens);
+    if ("error" in edited) return edited.error;
+    const content = [...edited.compaction, ...answer];
     return {
       status: 200,
       body: {
@@ -210,8 +213,9 @@ export class AnthropicImitation {
         content,
         stop_reason: "call" in move ? "tool_use" : "end_turn",
         stop_sequence: null,
+        context_management: edited.appliedEdits.length === 0 ? null : { applied_edits: edited.appliedEdits },
         usage: {
-          input_tokens: promptTokens - prefixTokens,
+          input_tokens: promptTokens - prefixTokens - edited.clearedTokens,
           cache_creation_input_tokens: isRead ? 0 : prefixTokens,
           cache_read_input_tokens: isRead ? prefixTokens : 0,
           output_tokens: providerTokens(content.flatMap(textsOf), 0),
@@ -220,6 +224,59 @@ export class AnthropicImitation {
       },
     };
   }
+}
+
+/**
+ * Server-side context management (`context_management.edits`, each behind its beta): `clear_tool_uses_20250919`
+ * clears the older tool results past its trigger and reports it in `applied_edits`; `compact_20260112` past its
+ * trigger opens the response with a compaction block that stands for the whole input.
+ */
+function applyEdits(
+  body: Record<string, unknown>,
+  record: RecordedRequest,
+  messages: readonly MessageParam[],
+  promptTokens: number,
+): { error: Reply } | { compaction: Block[]; appliedEdits: Block[]; clearedTokens: number } {
+  const edits = ((body["context_management"] as { edits?: Block[] } | undefined)?.edits ?? []) as (Block & {
+    trigger?: { value?: number };
+    keep?: { value?: number };
+  })[];
+  const betas = String(record.headers["anthropic-beta"] ?? "").split(",");
+  const compaction: Block[] = [];
+  const appliedEdits: Block[] = [];
+  let clearedTokens = 0;
+  for (const edit of edits) {
+    const trigger = edit.trigger?.value ?? 100_000;
+    if (edit.type === "compact_20260112") {
+      if (!betas.includes("compact-2026-01-12"))
+        return { error: invalid("context_management.edits.0: compact_20260112 requires the compact-2026-01-12 beta") };
+      if (promptTokens < trigger) continue;
+      const summary = `Compacted ${messages.length} messages (${promptTokens} tokens): the files listed build steps.`;
+      compaction.push({
+        type: "compaction",
+        content: summary,
+        encrypted_content: null,
+        signature: `sig-${record.path.length}-${promptTokens}`,
+      });
+    } else if (edit.type === "clear_tool_uses_20250919") {
+      if (!betas.includes("context-management-2025-06-27"))
+        return { error: invalid("context_management.edits.0: clear_tool_uses_20250919 requires the context-management-2025-06-27 beta") };
+      if (promptTokens < trigger) continue;
+      const results = messages.flatMap((message) => blocksOf(message.content)).filter((block) => block.type === "tool_result");
+      const cleared = results.slice(0, Math.max(0, results.length - (edit.keep?.value ?? 3)));
+      if (cleared.length === 0) continue;
+      const tokens = cleared.reduce((total, block) => total + providerTokens(textsOf(block), 0), 0);
+      clearedTokens += tokens;
+      appliedEdits.push({ type: "clear_tool_uses_20250919", cleared_tool_uses: cleared.length, cleared_input_tokens: tokens });
+    } else {
+      return {
+        error: invalid(
+          `context_management.edits.0.type: Input tag '${edit.type}' found using 'type' does not match any of the expected tags`,
+        ),
+      };
+    }
+  }
+  return { compaction, appliedEdits, clearedTokens };
 }
 
 /** The on-demand compaction request: the response holds only a compaction block whose content summarizes `messages`. */

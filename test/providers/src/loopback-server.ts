@@ -13,6 +13,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** What the imitation answered. */
+  response?: unknown;
   /** The prompt's tokens as the imitated provider counts them, when it got that far. */
   promptTokens?: number;
 }
@@ -49,6 +51,7 @@ export async function startLoopbackServer(handle: Handler, invalidJson: (text: s
       reply = { status: 500, body: { error: { message: String(error), type: "server_error" } } };
     }
     record.status = reply.status;
+    record.response = reply.body;
     requests.push(record);
     response.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
     response.end(JSON.stringify(reply.body));

@@ -41,7 +41,8 @@ export class CompactionSummaryError extends ContextError {
 export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, options: CompactionSummarizerOptions): CompactionSummarizer {
   const beta = options.beta ?? "compact-2026-09-04";
   return async ({ messages, previousSummary, instructions, signal, maxTokens }) => {
-    const view: Message[] = previousSummary === undefined ? [...messages] : [{ role: "user", content: `Summary so far:\n${previousSummary}` }, ...messages];
+    const view: Message[] =
+      previousSummary === undefined ? [...messages] : [{ role: "user", content: `Summary so far:\n${previousSummary}` }, ...messages];
     const request = toAnthropicMessages(view, { cache: false });
     const response = await client.beta.messages.create(
       {
@@ -56,7 +57,8 @@ export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, o
     );
     const block = response.content.find((candidate) => candidate.type === "compaction");
     if (block === undefined) throw new CompactionSummaryError(`stop_reason ${String(response.stop_reason)}, no compaction block`);
-    if (typeof block.content !== "string" || block.content === "") throw new CompactionSummaryError("the compaction block's content is empty");
+    if (typeof block.content !== "string" || block.content === "")
+      throw new CompactionSummaryError("the compaction block's content is empty");
     return block.content;
   };
 }

@@ -12,6 +12,8 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Message as AnthropicResponse, MessageCreateParamsNonStreaming, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { fromAnthropicMessages } from "../from-anthropic-messages.js";
 import { toAnthropicMessages, type AnthropicRequest, type ToAnthropicOptions } from "../to-anthropic-messages.js";
+import { fromLatestCompaction, toCompactionRecords } from "../compaction/compaction-records.js";
+import { appliedEditsOf, withAppliedEdits, withClearedTokens } from "../compaction/applied-edits.js";
 import { fromAnthropicUsage } from "./anthropic-usage.js";
 import { isPromptTooLongError } from "./is-prompt-too-long-error.js";
 
@@ -87,13 +89,16 @@ export function contextMessages(
         isOverflow: isPromptTooLongError,
         ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
         send: (view) => {
-          const request = toAnthropicMessages(view, { ...conversion, ...(previous === undefined ? {} : { previous }) });
-          previous = view;
+          const sent = fromLatestCompaction(view);
+          const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
+          previous = sent;
           return client.messages.create({ ...rest, ...withSystem(system, request) }, requestOptions);
         },
       });
-      for (const message of fromAnthropicMessages([response])) await manager.addMessage(message);
-      await reportProviderUsage(manager, fromAnthropicUsage(response.usage));
+      const edits = appliedEditsOf(response);
+      for (const message of withAppliedEdits(toCompactionRecords(fromAnthropicMessages([response])), edits))
+        await manager.addMessage(message);
+      await reportProviderUsage(manager, withClearedTokens(fromAnthropicUsage(response.usage), edits));
       return response;
     },
   };
