@@ -23,7 +23,7 @@ describe("fromResponseUsage", () => {
     expect(
       fromResponseUsage({
         input_tokens: 5_000,
-        input_tokens_details: { cached_tokens: 4_096 },
+        input_tokens_details: { cached_tokens: 4_096, cache_write_tokens: 0 },
         output_tokens: 20,
         output_tokens_details: { reasoning_tokens: 0 },
         total_tokens: 5_020,
