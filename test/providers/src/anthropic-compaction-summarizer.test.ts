@@ -1,7 +1,9 @@
 // anthropicCompactionSummarizer with the real Anthropic client over HTTP against the imitation's on-demand compaction.
 import Anthropic from "@anthropic-ai/sdk";
 import { anthropicCompactionSummarizer, CompactionSummaryError } from "@ctxkit/anthropic";
+import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
+import { createSummaryStrategy } from "@ctxkit/strategy-summary";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnthropicImitation } from "./anthropic-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
@@ -66,5 +68,24 @@ describe("anthropicCompactionSummarizer", () => {
     await expect(noBlock({ messages, previousSummary: undefined, instructions: "x", signal })).rejects.toBeInstanceOf(
       CompactionSummaryError,
     );
+  });
+});
+
+describe("anthropicCompactionSummarizer in the summary strategy", () => {
+  it("should write the view's summary through the compaction request", async () => {
+    const summarizer = anthropicCompactionSummarizer(client, { model: "claude-sonnet-4-6" });
+    const context = createSimpleContext({
+      maxTokens: 4_000,
+      summaryStrategy: createSummaryStrategy({ summarizer, keepRecentTokens: 300, minNewTokens: 1 }),
+    });
+    for (let turn = 0; turn < 12; turn += 1) {
+      await context.addMessage({ role: "user", content: `Question ${turn}: ${"context ".repeat(400)}` });
+      await context.addMessage({ role: "assistant", content: `Answer ${turn}.` });
+    }
+    const before = server.requests.length;
+    const view = await context.getMessagesForRequest();
+    const compactions = server.requests.slice(before).filter((request) => request.body["compaction"] !== undefined);
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(JSON.stringify(view)).toMatch(/Summary of \d+ messages, written with the given instructions/);
   });
 });
