@@ -1,5 +1,6 @@
 import { ContextValidationError, type ContextEventMap, type Message } from "@ctxkit/core";
 import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createSimpleContext } from "./index.js";
 
@@ -42,5 +43,29 @@ describe("reportUsage", () => {
     const { manager } = await calibratedManager();
     await expect(manager.reportUsage({ inputTokens: Number.NaN })).rejects.toBeInstanceOf(ContextValidationError);
     await expect(manager.reportUsage({} as { inputTokens: number })).rejects.toThrow(/inputTokens/);
+  });
+
+  it("should never lift a view past maxTokens, whatever the provider reports (regression)", async () => {
+    const long: Message[] = [systemMessage("be brief"), ...Array.from({ length: 40 }, (_, turn) => sampleTurn(turn, 600)).flat()];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 100_000 })), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 500, max: 4_000 }),
+        fc.boolean(),
+        async (reports, maxTokens, viaTokenBudget) => {
+          const manager = createSimpleContext({ tokenizer: "estimate", maxTokens });
+          await manager.setMessages(long);
+          // Both budget forms: an explicit (larger) request budget is capped by maxTokens as well.
+          const options = viaTokenBudget ? { tokenBudget: maxTokens * 4 } : {};
+          await manager.getMessagesForRequest(options);
+          for (const inputTokens of reports) {
+            await manager.reportUsage({ inputTokens });
+            await manager.getMessagesForRequest(options);
+            expect((await manager.usage())!.tokens).toBeLessThanOrEqual(maxTokens);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

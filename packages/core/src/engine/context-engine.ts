@@ -32,6 +32,7 @@ import type { TokenCounter } from "../tokens/token-counter.js";
 import { findToolUnits } from "../units/find-tool-units.js";
 import { repairToolPairs } from "../units/repair-tool-pairs.js";
 import type { ToolPairRepair } from "../units/tool-unit.js";
+import { withTimeout } from "../pipeline/with-timeout.js";
 import { abortable } from "./abortable.js";
 import { contextConfigSchema, type ContextConfig, type EventHandler, type ResolvedContextConfig } from "./context-config.js";
 import { EventSink } from "./event-sink.js";
@@ -84,6 +85,8 @@ export class ContextEngine
   private readonly strategies: readonly Strategy[];
   /** Strategies that also run after a pause (`idleAfterMs`); empty in the usual case, which then costs nothing. */
   private readonly idleStrategies: readonly Strategy[];
+  /** Strategies that hold a limit on every view (`exceedsLimit`); empty in the usual case, which then costs nothing. */
+  private readonly limitStrategies: readonly Strategy[];
   /** Strategies with `observe`, run between requests; empty in the usual case, which then costs nothing. */
   private readonly observers: readonly Strategy[];
   /** The observe pass running now, if any; the next request starts the next one once it is done. */
@@ -101,6 +104,8 @@ export class ContextEngine
   private readonly pins: PinSet;
   private breaker = new CircuitBreaker();
   private isOpen = false;
+  /** Set once close() hands the store back: a state write after it has nowhere to go. */
+  private isReleased = false;
   private failure: { readonly error: unknown } | undefined;
   private closing: Promise<void> | undefined;
   /** Whether `setMessages` is ignored: the store held messages when it was opened, and `clear()` was not called since. */
@@ -130,11 +135,19 @@ export class ContextEngine
     this.counter = resolveTokenCounter(this.config.tokenizer);
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
     this.overhead = new RequestOverhead(this.counter);
-    this.strategyState = new StoreStrategyState(new Map(), (change) => this.write(() => this.store.writeState(change)));
+    this.strategyState = new StoreStrategyState(new Map(), (change) => {
+      // Only work that close() gave up on writes this late; the store is released, so say what was not kept.
+      if (this.isReleased) {
+        console.warn(`ctxkit: strategy "${change.strategy}" set state "${change.key}" after close(); it was not stored`);
+        return Promise.resolve();
+      }
+      return this.write(() => this.store.writeState(change));
+    });
     this.pins = new PinSet(this.stateStoreFor(PIN_STATE));
     this.strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.withOwnState(strategy));
     this.idleStrategies = this.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
     this.observers = this.strategies.filter((strategy) => strategy.observe !== undefined);
+    this.limitStrategies = this.strategies.filter((strategy) => strategy.exceedsLimit !== undefined);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
@@ -234,14 +247,17 @@ export class ContextEngine
       for (const strategy of this.observers) {
         if (signal.aborted) return;
         try {
-          await strategy.observe!({
-            history,
-            state: this.stateStoreFor(strategy.name),
-            counter: this.counter,
-            signal,
-            emit: (event, payload) => void this.events.emit(event, payload),
-            countMessage: (message) => countMessageTokens(message, this.counter),
-          });
+          // Bounded like a strategy in the pipeline, and given up at once on close(), even by an observer that ignores its signal.
+          await withTimeout(`Strategy "${strategy.name}"`, this.config.strategyTimeoutMs, signal, (stepSignal) =>
+            strategy.observe!({
+              history,
+              state: this.stateStoreFor(strategy.name),
+              counter: this.counter,
+              signal: stepSignal,
+              emit: (event, payload) => void this.events.emit(event, payload),
+              countMessage: (message) => countMessageTokens(message, this.counter),
+            }),
+          );
         } catch (error) {
           if (!signal.aborted) await this.events.emit("context:strategy_error", { strategy: strategy.name, error, consecutiveFailures: 1 });
         }
@@ -338,6 +354,7 @@ export class ContextEngine
       // Work between requests is given up, and waited for, so it writes no state into a closed store.
       this.backgroundAbort.abort();
       await this.background;
+      this.isReleased = true;
       await this.store.close();
     })();
     return this.closing;
@@ -421,13 +438,12 @@ export class ContextEngine
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.whenUsable(() => {
       const update = this.issueSync();
-      const queued =
-        update === undefined
-          ? this.queue.run(operation)
-          : this.queue.run(async () => {
-              await this.applyUpdate(await update);
-              return operation();
-            });
+      const queued = this.queue.run(async () => {
+        // Every read (a request, a compaction) waits for its event handlers within one budget.
+        this.events.beginOperation();
+        if (update !== undefined) await this.applyUpdate(await update);
+        return operation();
+      });
       return abortable(queued, signal);
     });
   }
@@ -440,6 +456,8 @@ export class ContextEngine
   /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
   private async plan(options: RequestOptions, mode: CompactionMode) {
     const nominal = await resolveRequestBudget(options, this.config);
+    // Counted before anything steps, so bad tools reject the request with nothing changed.
+    const overheadTokens = this.overhead.tokensOf(options);
     const requestBudget =
       mode.kind === "overflow"
         ? this.overflow.shrink(nominal, this.lastUsage?.tokens)
@@ -447,8 +465,7 @@ export class ContextEngine
           ? this.overflow.peek(nominal)
           : this.overflow.apply(nominal);
     // The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's.
-    const overheadTokens = this.overhead.tokensOf(options);
-    const budget = Math.max(0, this.calibration.apply(requestBudget) - overheadTokens);
+    const budget = Math.max(0, this.calibration.apply(requestBudget, this.config.maxTokens) - overheadTokens);
     const openUnitStart = await this.refreshTail();
     const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
     let reason: CompactionReason | undefined;
@@ -456,6 +473,7 @@ export class ContextEngine
     else if (mode.kind === "overflow") reason = "overflow";
     else if (this.view.tokens > trigger) reason = "threshold";
     else if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) reason = "idle";
+    else if (this.limitStrategies.length > 0 && this.exceededLimits().length > 0) reason = "limit";
     // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
     else if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) reason = "budget-change";
     return { requestBudget, overheadTokens, budget, openUnitStart, reason };
@@ -587,12 +605,13 @@ export class ContextEngine
     const started = performance.now();
     const before = await this.compactionStart(reason);
     await this.events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
-    // A pass after a pause runs only the strategies it is due for, and lets them do all they do.
-    const isIdle = reason === "idle";
-    const target = isIdle ? 0 : Math.floor(this.config.targetRatio * budget);
-    const strategies = isIdle ? this.dueIdleStrategies() : this.strategies;
+    // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
+    const dueAlone = reason === "idle" ? this.dueIdleStrategies() : reason === "limit" ? this.exceededLimits() : undefined;
+    const target = dueAlone !== undefined ? 0 : Math.floor(this.config.targetRatio * budget);
+    const strategies = dueAlone ?? this.strategies;
     const { strategyTimeoutMs } = this.config;
-    const result = await runPipeline(before, strategies, this.strategyContext(budget, target, signal), {
+    const context = { ...this.strategyContext(budget, target, signal), forced: reason === "forced" };
+    const result = await runPipeline(before, strategies, context, {
       breaker: this.breaker,
       strategyTimeoutMs,
     });
@@ -671,6 +690,12 @@ export class ContextEngine
     };
   }
 
+  /** The strategies whose limit the view as it stands has passed (a message window). */
+  private exceededLimits(): Strategy[] {
+    const draft = createViewDraft(this.view.entries);
+    return this.limitStrategies.filter((strategy) => strategy.exceedsLimit!(draft, { protectFirst: this.config.protectFirst }));
+  }
+
   /** The strategies whose pause has passed since the last request; none before the first request. */
   private dueIdleStrategies(): Strategy[] {
     if (this.lastRequestAt === undefined) return [];
@@ -683,6 +708,7 @@ export class ContextEngine
     const apply: Strategy["apply"] = (view, context) => strategy.apply(view, { ...context, state: this.stateStoreFor(strategy.name) });
     const wrapped: { -readonly [Key in keyof Strategy]: Strategy[Key] } = { name: strategy.name, apply };
     if (strategy.idleAfterMs !== undefined) wrapped.idleAfterMs = strategy.idleAfterMs;
+    if (strategy.exceedsLimit !== undefined) wrapped.exceedsLimit = (view, context) => strategy.exceedsLimit!(view, context);
     if (strategy.observe !== undefined) wrapped.observe = (context) => strategy.observe!(context);
     return wrapped;
   }
