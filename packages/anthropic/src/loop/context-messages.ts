@@ -76,6 +76,8 @@ export function contextMessages(
       for (const message of added) await manager.addMessage(message);
       const systemText = system === undefined ? "" : typeof system === "string" ? system : system.map((block) => block.text).join("\n");
       const reserveTokens = systemText === "" ? 0 : estimateCounter().count(systemText);
+      // The view the API accepted becomes `previous` once it did: a rejected one was never cached.
+      let accepted: readonly Message[] | undefined;
       const response = await sendWithRecovery({
         manager,
         provider: "Anthropic Messages",
@@ -91,10 +93,11 @@ export function contextMessages(
         send: (view) => {
           const sent = fromLatestCompaction(view);
           const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
-          previous = sent;
+          accepted = sent;
           return client.messages.create({ ...rest, ...withSystem(system, request) }, requestOptions);
         },
       });
+      previous = accepted;
       const edits = appliedEditsOf(response);
       for (const message of withAppliedEdits(toCompactionRecords(fromAnthropicMessages([response])), edits))
         await manager.addMessage(message);
