@@ -2,7 +2,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { contextMessages } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { ContextOverflowError, ContextRequestError } from "@ctxkit/core";
+import { ContextOverflowError, ContextRequestError, ContextValidationError } from "@ctxkit/core";
 import { contextChatCompletions } from "@ctxkit/openai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,5 +79,21 @@ describe("contextChatCompletions", () => {
     });
     await expect(rejection).rejects.toMatchObject({ code: "CONTEXT_REQUEST", issues: [{ path: "stream" }] });
     expect(await context.getMessages()).toEqual([]);
+  });
+
+  it("should refuse a batch with one bad message before storing any of it, and send nothing", async () => {
+    const client = new OpenAI({ baseURL: `${openAIServer.url}/v1`, apiKey: "test", maxRetries: 0 });
+    const context = createSimpleContext({ maxTokens: 8_192 });
+    const before = openAIServer.requests.length;
+    const rejection = contextChatCompletions(client, context).create({
+      model: "gpt-4.1-mini",
+      messages: [
+        { role: "user", content: "Hi" },
+        { role: "function", name: "legacy", content: "x" },
+      ],
+    });
+    await expect(rejection).rejects.toBeInstanceOf(ContextValidationError);
+    expect(await context.getMessages()).toEqual([]);
+    expect(openAIServer.requests.length).toBe(before);
   });
 });
