@@ -1,5 +1,6 @@
 // The AI SDK middleware with the real @ai-sdk/openai Responses provider (default store: true) over HTTP, 40 turns
 // against a strict Responses imitation that keeps output items and resolves item_reference inputs to them.
+import { readFileSync } from "node:fs";
 import { createOpenAI } from "@ai-sdk/openai";
 import { contextMiddleware } from "@ctxkit/ai-sdk";
 import { createSimpleContext } from "@ctxkit/context-simple";
@@ -8,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
 import { WINDOW } from "./provider-tokens.js";
+import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
 
 const TURNS = 40;
-// More than the manager keeps free beside its views: some are rejected as too long, and recovered.
+// The README's maxOutputTokens: more than the manager keeps free beside its views, so some are rejected as too long, and recovered.
 const MAX_OUTPUT = 2_560;
 const TRIM_MARKER = /\[… \d+ characters trimmed …\]/;
 
@@ -41,18 +43,14 @@ describe("contextMiddleware over the AI SDK's OpenAI Responses provider", () => 
     });
     const recoveries = countRecoveries(context);
     const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "test" });
+    // readme:start
     const model = wrapLanguageModel({ model: openai.responses("gpt-4.1-mini"), middleware: contextMiddleware(context) });
-    for (let turn = 1; turn <= TURNS; turn += 1) {
-      const { text } = await generateText({
-        model,
-        tools,
-        prompt: questionFor(turn),
-        stopWhen: stepCountIs(5),
-        maxOutputTokens: MAX_OUTPUT,
-        maxRetries: 0,
-      });
-      expect(text).toMatch(new RegExp(`^Turn ${turn}:`));
+    async function ask(question: string): Promise<string> {
+      const { text } = await generateText({ model, tools, prompt: question, stopWhen: stepCountIs(5), maxOutputTokens: 2_560 });
+      return text;
     }
+    // readme:end
+    for (let turn = 1; turn <= TURNS; turn += 1) expect(await ask(questionFor(turn))).toMatch(new RegExp(`^Turn ${turn}:`));
     const accepted = server.requests.filter((request) => request.path === "/v1/responses" && request.status === 200);
     const rejected = server.requests.filter((request) => request.status !== 200);
     for (const request of accepted) expect(request.promptTokens! + MAX_OUTPUT).toBeLessThanOrEqual(WINDOW);
@@ -65,5 +63,10 @@ describe("contextMiddleware over the AI SDK's OpenAI Responses provider", () => 
     const inlineTrimmed = inputs.flat().filter((item) => item.role === "assistant" && TRIM_MARKER.test(JSON.stringify(item.content)));
     expect(inlineTrimmed.length).toBeGreaterThan(0);
     for (const item of inlineTrimmed) expect(item.id).toBeUndefined();
+  });
+
+  it("should be the loop the README shows", () => {
+    const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"));
+    expect(readmeHolds(new URL("../../../packages/ai-sdk/README.md", import.meta.url), region)).toBe(true);
   });
 });
