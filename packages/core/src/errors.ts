@@ -17,7 +17,8 @@ export type ContextErrorCode =
   | "CONTEXT_CLOSED"
   | "CONTEXT_COUNTER"
   | "CONTEXT_TIMEOUT"
-  | "CONTEXT_STATE_CONFLICT";
+  | "CONTEXT_STATE_CONFLICT"
+  | "CONTEXT_OVERFLOW";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
