@@ -17,7 +17,8 @@ export type ContextErrorCode =
   | "CONTEXT_CLOSED"
   | "CONTEXT_COUNTER"
   | "CONTEXT_TIMEOUT"
-  | "CONTEXT_STATE_CONFLICT";
+  | "CONTEXT_STATE_CONFLICT"
+  | "CONTEXT_OVERFLOW";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -146,27 +147,6 @@ export class MountPointError extends ContextError {
   }
 }
 
-/**
- * A strategy-state write lost a compare-and-set: another writer of a shared session changed `key` of
- * `strategy` since this store last loaded or synced it. Nothing was written; the store is still usable.
- * Sync (the next read does) and apply the change again to what the other writer left.
- */
-export class ContextStateConflictError extends ContextError {
-  readonly strategy: string;
-  readonly key: string;
-
-  constructor(strategy: string, key: string, options?: { cause?: unknown }) {
-    super(
-      "CONTEXT_STATE_CONFLICT",
-      `Another writer changed the state "${key}" of "${strategy}" since it was last read; nothing was written. ` +
-        `Read the session again and re-apply the change.`,
-      options,
-    );
-    this.strategy = strategy;
-    this.key = key;
-  }
-}
-
 export type ClosedReason = "closed" | "write_failed";
 
 /**
@@ -197,4 +177,25 @@ export class ContextClosedError extends ContextError {
 
 function describeCause(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A strategy's state key was changed by another writer of a shared session since this store last
+ * loaded or synced it, so this write was refused rather than overwrite a value it never saw. Nothing
+ * was written: sync (any read does) to take the other writer's value, then retry.
+ */
+export class ContextStateConflictError extends ContextError {
+  readonly strategy: string;
+  readonly key: string;
+
+  constructor(strategy: string, key: string, options?: { cause?: unknown }) {
+    super(
+      "CONTEXT_STATE_CONFLICT",
+      `The state "${key}" of strategy "${strategy}" was changed by another writer since this store last read it; nothing was written. ` +
+        `Sync the session (any read does) to take the other writer's value, then retry.`,
+      options,
+    );
+    this.strategy = strategy;
+    this.key = key;
+  }
 }

@@ -164,5 +164,9 @@ export {
 export { mountContextManager } from "./engine/mount-context-manager.js";
 export { presetStrategies } from "./engine/resolve-strategies.js";
 
+export { ContextOverflowError } from "./provider-loop/context-overflow-error.js";
+export { sendWithRecovery, type SendWithRecoveryOptions } from "./provider-loop/send-with-recovery.js";
+export { reportProviderUsage } from "./provider-loop/report-provider-usage.js";
+
 export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
 export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";
