@@ -18,7 +18,8 @@ export type ContextErrorCode =
   | "CONTEXT_COUNTER"
   | "CONTEXT_TIMEOUT"
   | "CONTEXT_STATE_CONFLICT"
-  | "CONTEXT_OVERFLOW";
+  | "CONTEXT_OVERFLOW"
+  | "CONTEXT_ARGUMENT";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -197,5 +198,21 @@ export class ContextStateConflictError extends ContextError {
     );
     this.strategy = strategy;
     this.key = key;
+  }
+}
+
+/**
+ * A public call was given an argument it cannot use (a handler that is not a function, an unknown
+ * encoding, a value that cannot be persisted): each bad field is named. The call changed nothing.
+ */
+export class ContextArgumentError extends ContextError {
+  /** The call that refused, e.g. `hooks.register`. */
+  readonly operation: string;
+  readonly issues: readonly ErrorIssue[];
+
+  constructor(operation: string, issues: readonly ErrorIssue[], options?: { cause?: unknown }) {
+    super("CONTEXT_ARGUMENT", `Invalid argument to ${operation}: ${describeIssues(issues)}`, options);
+    this.operation = operation;
+    this.issues = issues;
   }
 }

@@ -12,6 +12,7 @@ export {
   ContextCounterError,
   ContextTimeoutError,
   ContextStateConflictError,
+  ContextArgumentError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,
