@@ -19,7 +19,8 @@ export type ContextErrorCode =
   | "CONTEXT_TIMEOUT"
   | "CONTEXT_STATE_CONFLICT"
   | "CONTEXT_OVERFLOW"
-  | "CONTEXT_ARGUMENT";
+  | "CONTEXT_ARGUMENT"
+  | "CONTEXT_SUMMARIZER";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -214,5 +215,20 @@ export class ContextArgumentError extends ContextError {
     super("CONTEXT_ARGUMENT", `Invalid argument to ${operation}: ${describeIssues(issues)}`, options);
     this.operation = operation;
     this.issues = issues;
+  }
+}
+
+/**
+ * A summarizer's model or provider failed or answered without text (no `choices`, an empty message,
+ * no provider mounted under the name). The request goes on without a summary; fix the model, its
+ * client or the provider's name.
+ */
+export class ContextSummarizerError extends ContextError {
+  /** The model or provider that was asked, e.g. `gpt-4o-mini` or `provider "llm"`. */
+  readonly summarizer: string;
+
+  constructor(summarizer: string, problem: string, options?: { cause?: unknown }) {
+    super("CONTEXT_SUMMARIZER", `The summarizer ${summarizer} ${problem}`, options);
+    this.summarizer = summarizer;
   }
 }

@@ -13,6 +13,7 @@ export {
   ContextTimeoutError,
   ContextStateConflictError,
   ContextArgumentError,
+  ContextSummarizerError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,

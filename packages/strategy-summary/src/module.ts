@@ -1,5 +1,5 @@
 // The module surface: what a mount plan loads as `{ module: "@ctxkit/strategy-summary", config }`.
-import { parseConfig, type Coordinator, type Strategy } from "@ctxkit/core";
+import { ContextConfigError, parseConfig, type Coordinator, type Strategy } from "@ctxkit/core";
 import { configSchema, type SummaryStrategyConfig } from "./options.js";
 import { isCompletionProvider, providerSummarizer } from "./provider-summarizer.js";
 import { createSummaryStrategy } from "./summary-strategy.js";
@@ -22,7 +22,12 @@ export function createStrategy(config: SummaryStrategyConfig = {}, coordinator: 
   if (provider === undefined) return createSummaryStrategy(options);
   const mounted: unknown = coordinator.get("providers", provider);
   if (mounted !== undefined && !isCompletionProvider(mounted)) {
-    throw new TypeError(`The provider "${provider}" mounted on the coordinator has no complete() method, so it cannot summarize.`);
+    throw new ContextConfigError(meta.name, [
+      {
+        path: "provider",
+        message: `the provider "${provider}" mounted on the coordinator has no complete() method, so it cannot summarize`,
+      },
+    ]);
   }
   return createSummaryStrategy({ ...options, summarizer: providerSummarizer(coordinator, provider, model) });
 }

@@ -1,5 +1,5 @@
 // Extends a summary over newly covered history messages: one incremental summarizer call per chunk, each saved as a checkpoint.
-import { withTimeout, type Message, type TokenCounter } from "@ctxkit/core";
+import { ContextSummarizerError, withTimeout, type Message, type TokenCounter } from "@ctxkit/core";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
 import { collectFiles, NO_FILES } from "./file-operations.js";
 import type { SummaryBase } from "./find-base.js";
@@ -101,7 +101,9 @@ export async function extendSummary(
       }),
     );
     signal.throwIfAborted();
-    if (typeof answer !== "string" || unwrapSummary(answer) === "") throw new Error("The summarizer returned no summary text.");
+    if (typeof answer !== "string" || unwrapSummary(answer) === "") {
+      throw new ContextSummarizerError("function", "returned no summary text: it must resolve to a non-empty string.");
+    }
     text = fitText(unwrapSummary(answer), maxSummaryTokens, counter);
     files = collectFiles(
       chunk.map((index) => history[index]!),
