@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import {
   ContextClosedError,
+  ContextArgumentError,
   ContextStateConflictError,
   parseDecodedMessage,
   type Message,
@@ -74,8 +75,11 @@ export class RedisMessageStore implements MessageStore {
   private closing: Promise<void> | undefined;
 
   constructor(options: RedisMessageStoreOptions) {
-    if ((options.url === undefined) === (options.client === undefined))
-      throw new TypeError("RedisMessageStore: give either url or client, exactly one");
+    if ((options?.url === undefined) === (options?.client === undefined)) {
+      throw new ContextArgumentError("RedisMessageStore", [
+        { path: "options.url, options.client", message: "give exactly one: a redis:// URL, or a connected ioredis client" },
+      ]);
+    }
     this.options = options;
     this.sessionId = options.sessionId;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 5_000;
