@@ -12,7 +12,7 @@ import {
 import { toImageUrl } from "./data-content.js";
 import { fromFilePart } from "./file-part.js";
 import { takeImageDetail } from "./image-detail.js";
-import { textOf } from "./part-fields.js";
+import { argumentsFromToolInput, textOfPart } from "@ctxkit/core/kit";
 
 export interface FromModelMessagesOptions {
   /** The `system` option of the call, which the AI SDK keeps apart from `messages`: it goes first. */
@@ -78,7 +78,7 @@ function toToolCall(part: Extract<AssistantPart, { type: "tool-call" }>): ToolCa
   const call: ToolCall = {
     id: part.toolCallId,
     type: "function",
-    function: { name: part.toolName, arguments: JSON.stringify(part.input) ?? "{}" },
+    function: { name: part.toolName, arguments: argumentsFromToolInput(part.input) },
   };
   return withProviderOptions(call, part.providerOptions);
 }
@@ -87,7 +87,7 @@ function toToolCall(part: Extract<AssistantPart, { type: "tool-call" }>): ToolCa
 function callContent(parts: ContentPart[]): string | ContentPart[] | null {
   if (parts.length === 0) return null;
   const [only] = parts;
-  if (parts.length === 1 && only!.type === "text" && textOf(only!) !== "" && Object.keys(only!).length === 2) return textOf(only!);
+  if (parts.length === 1 && only!.type === "text" && textOfPart(only!) !== "" && Object.keys(only!).length === 2) return textOfPart(only!);
   return parts;
 }
 

@@ -5,7 +5,8 @@ import { readHints, readProviderOptions, WRAPPED_PART_TYPE, type ProviderOptions
 import { splitDataUrl } from "./data-content.js";
 import { toFilePart } from "./file-part.js";
 import { putImageDetail } from "./image-detail.js";
-import { imageUrlOf, stringField, textOf } from "./part-fields.js";
+import { textOfPart, toolValueFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
+import { imageUrlOf, stringField } from "./part-fields.js";
 
 export interface ModelPrompt {
   /**
@@ -37,8 +38,8 @@ function systemTextOf(message: Message, index: number): string {
   if (typeof content === "string") return content;
   return content
     .map((part, position) => {
-      if (part.type === "text") return textOf(part);
-      throw invalid(index, `content.${position}.type`, `an AI SDK system message holds text only, not a "${part.type}" part`);
+      if (part.type === "text") return textOfPart(part);
+      throw unsupportedPartError({ provider: "The AI SDK", index, position, partType: part.type, where: "a system message (text only)" });
     })
     .join("\n");
 }
@@ -46,7 +47,7 @@ function systemTextOf(message: Message, index: number): string {
 function toUserPart(part: ContentPart, index: number, position: number): UserPart {
   switch (part.type) {
     case "text":
-      return withProviderOptions({ type: "text", text: textOf(part) }, part);
+      return withProviderOptions({ type: "text", text: textOfPart(part) }, part);
     case "image_url": {
       const { url, detail } = imageUrlOf(part);
       const mediaType = stringField(part, "mediaType");
@@ -64,11 +65,13 @@ function toUserPart(part: ContentPart, index: number, position: number): UserPar
       return file;
     }
     default:
-      throw invalid(
+      throw unsupportedPartError({
+        provider: "The AI SDK",
         index,
-        `content.${position}.type`,
-        `an AI SDK user message holds text, image and file parts; a "${part.type}" part has no equivalent`,
-      );
+        position,
+        partType: part.type,
+        where: "a user message (text, image and file parts)",
+      });
   }
 }
 
@@ -83,7 +86,7 @@ function toAssistantPart(part: ContentPart, index: number, position: number): As
       // OpenAI's refusal is what the model said: text to any other provider.
       return { type: "text", text: stringField(part, "refusal") ?? "" };
     case "text":
-      return withProviderOptions({ type: "text", text: textOf(part) }, part);
+      return withProviderOptions({ type: "text", text: textOfPart(part) }, part);
     case WRAPPED_PART_TYPE:
       return (part as unknown as { part: AssistantPart }).part;
     case "image_url": {
@@ -100,18 +103,9 @@ function toAssistantPart(part: ContentPart, index: number, position: number): As
   }
 }
 
-/** Arguments as the AI SDK wants them, parsed; a model's malformed JSON is passed on as the raw string. */
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 function toToolCallPart(call: ToolCall): AssistantPart {
   return withProviderOptions(
-    { type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) },
+    { type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: toolValueFromArguments(call.function.arguments) },
     call,
   );
 }
@@ -150,7 +144,7 @@ function interleave(parts: AssistantPart[], calls: AssistantPart[], positions: r
 function toOutputPart(part: ContentPart): OutputContentPart {
   switch (part.type) {
     case "text":
-      return withProviderOptions({ type: "text", text: textOf(part) }, part);
+      return withProviderOptions({ type: "text", text: textOfPart(part) }, part);
     case "image_url": {
       const { url } = imageUrlOf(part);
       const data = splitDataUrl(url);

@@ -8,6 +8,7 @@ import type {
   TextBlockParam,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
+import { argumentsFromToolInput } from "@ctxkit/core/kit";
 import { keepBlock } from "./anthropic-blocks.js";
 
 export interface FromAnthropicOptions {
@@ -59,7 +60,7 @@ function fromAssistantBlocks(blocks: readonly (ContentBlock | ContentBlockParam)
   const toolCalls: ToolCall[] = [];
   blocks.forEach((block) => {
     if (block.type === "tool_use")
-      toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+      toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: argumentsFromToolInput(block.input) } });
     else content.push(fromBlock(block));
   });
   if (toolCalls.length === 0) return { role: "assistant", content };

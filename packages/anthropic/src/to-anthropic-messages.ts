@@ -8,6 +8,7 @@ import type {
   UserMessageParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import { isKeptBlock, toImageBlock } from "./anthropic-blocks.js";
+import { toolInputFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
 import { placeCacheBreakpoints, type CacheOptions } from "./cache-breakpoints.js";
 
 export type AnthropicMessageParam = UserMessageParam | AssistantMessageParam;
@@ -80,7 +81,7 @@ function toBlocks(message: Exclude<Message, { role: "system" | "developer" }>, i
       return toContentBlocks(message.content, index, "a user message");
     case "assistant": {
       const text = message.content === null ? [] : toContentBlocks(message.content, index, "an assistant message");
-      return [...text, ...(message.tool_calls ?? []).map((call, position) => toToolUse(call, index, position))];
+      return [...text, ...(message.tool_calls ?? []).map(toToolUse)];
     }
     case "tool": {
       const result: ToolResultBlockParam = {
@@ -121,29 +122,11 @@ function toToolResultContent(content: readonly ContentPart[], index: number): Ex
   });
 }
 
-function toToolUse(call: ToolCall, index: number, position: number): ContentBlockParam {
-  let input: unknown;
-  try {
-    input = JSON.parse(call.function.arguments);
-  } catch {
-    input = undefined;
-  }
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new ContextValidationError(
-      [
-        {
-          path: `tool_calls.${position}.function.arguments`,
-          message: "Anthropic takes a tool call's input as a JSON object; these arguments are not one",
-        },
-      ],
-      { index },
-    );
-  }
-  return { type: "tool_use", id: call.id, name: call.function.name, input };
+/** Arguments that are not a JSON object travel by the kit's one policy (see `toolInputFromArguments`). */
+function toToolUse(call: ToolCall): ContentBlockParam {
+  return { type: "tool_use", id: call.id, name: call.function.name, input: toolInputFromArguments(call.function.arguments) };
 }
 
-function refused(index: number, position: number, part: ContentPart, where: string): ContextValidationError {
-  return new ContextValidationError([{ path: `content.${position}`, message: `Anthropic takes no "${part.type}" part in ${where}` }], {
-    index,
-  });
+function refused(index: number, position: number, part: ContentPart, where: string) {
+  return unsupportedPartError({ provider: "Anthropic", index, position, partType: part.type, where });
 }

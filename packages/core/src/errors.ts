@@ -16,7 +16,8 @@ export type ContextErrorCode =
   | "MOUNT_POINT"
   | "CONTEXT_CLOSED"
   | "CONTEXT_COUNTER"
-  | "CONTEXT_TIMEOUT";
+  | "CONTEXT_TIMEOUT"
+  | "CONTEXT_ADAPTER_INPUT";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */

@@ -7,7 +7,8 @@ import {
   type Message,
   type ToolCall,
 } from "@ctxkit/core";
-import { isFilePart, isImageUrlPart, isInputAudioPart, isRecord, isRefusalPart, isTextPart, textOf } from "../content-parts.js";
+import { isRecord, textOfContent } from "@ctxkit/core/kit";
+import { isFilePart, isImageUrlPart, isInputAudioPart, isRefusalPart, isTextPart } from "../content-parts.js";
 import type { AgentAssistantContent, AgentInputItem, AgentReasoningItem, AgentToolOutput, AgentUserContent } from "./agent-input-item.js";
 
 /** A reasoning item rides whole in its assistant message as this part, so it goes back to the agent as it came. */
@@ -22,7 +23,7 @@ export function toAgentInputItems(view: readonly Message[]): AgentInputItem[] {
     switch (message.role) {
       case "system":
       case "developer":
-        return [{ role: "system", content: textOf(message.content) }];
+        return [{ role: "system", content: textOfContent(message.content) }];
       case "user":
         return [
           {

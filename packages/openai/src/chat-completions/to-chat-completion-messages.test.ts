@@ -37,7 +37,7 @@ describe("toChatCompletionMessages", () => {
       [
         "system",
         { role: "system", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] },
-        "only text parts in a system message",
+        "a system message (only text parts)",
       ],
       [
         "tool",

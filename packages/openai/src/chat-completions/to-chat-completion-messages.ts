@@ -1,5 +1,6 @@
 // A ctxkit view as Chat Completions request messages, typed as the openai SDK types them.
-import { ContextValidationError, toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
+import { unsupportedPartError } from "@ctxkit/core/kit";
+import { toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { isFilePart, isImageUrlPart, isInputAudioPart, isRefusalPart, isTextPart } from "../content-parts.js";
 
@@ -58,13 +59,10 @@ function isAssistantContent(message: AssistantMessage): message is AssistantMess
   return message.content === null || hasContentOf(message, isAssistantPart);
 }
 
-function refusedPart(message: Message, index: number | undefined): ContextValidationError {
+function refusedPart(message: Message, index: number | undefined) {
   const { isAllowed, names } = ROLE_PARTS[message.role];
   const parts: readonly ContentPart[] = Array.isArray(message.content) ? message.content : [];
   const position = parts.findIndex((part) => !isAllowed(part));
-  const issue = {
-    path: `content.${position}`,
-    message: `Chat Completions takes only ${names} parts in a ${message.role} message, not this "${parts[position]?.type ?? ""}" part`,
-  };
-  return new ContextValidationError([issue], index === undefined ? {} : { index });
+  const where = `a ${message.role} message (only ${names} parts)`;
+  return unsupportedPartError({ provider: "Chat Completions", index, position, partType: parts[position]?.type ?? "", where });
 }

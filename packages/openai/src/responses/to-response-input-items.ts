@@ -1,5 +1,6 @@
 // A ctxkit view as Responses API input items.
-import { ContextValidationError, toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
+import { unsupportedPartError } from "@ctxkit/core/kit";
+import { toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
 import type { ResponseFunctionCallOutputItemList, ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
 import { isFilePart, isImageUrlPart, isRefusalPart, isTextPart } from "../content-parts.js";
 import { isReasoningPart } from "./reasoning-part.js";
@@ -70,9 +71,6 @@ function toOutput(content: string | readonly ContentPart[], index: number): stri
   return toInputParts(content, index);
 }
 
-function refused(index: number, position: number, part: ContentPart, where: string): ContextValidationError {
-  return new ContextValidationError(
-    [{ path: `content.${position}`, message: `the Responses API takes no "${part.type}" part in ${where}` }],
-    { index },
-  );
+function refused(index: number, position: number, part: ContentPart, where: string) {
+  return unsupportedPartError({ provider: "The Responses API", index, position, partType: part.type, where });
 }
