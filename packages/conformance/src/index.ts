@@ -54,3 +54,6 @@ export {
   type StrategyConformanceOptions,
   type StrategySubject,
 } from "./strategy/run-strategy-conformance.js";
+export { malformedInputArbitrary, junkInputArbitrary, corruptedInputArbitrary } from "./adapter/malformed-input-arbitrary.js";
+export { expectValidOrRefused } from "./adapter/expect-valid-or-refused.js";
+export { portableHistoryArbitrary, type PortableHistoryOptions } from "./adapter/portable-history-arbitrary.js";

@@ -37,6 +37,21 @@ export class InputRecord {
     return this.value[key] !== undefined;
   }
 
+  optionalBoolean(key: string): boolean | undefined {
+    const value = this.value[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "boolean") this.fail(`expected true or false, got ${describe(value)}`, key);
+    return value;
+  }
+
+  /** The string at `key`, which must be one of `allowed`. */
+  oneOf<T extends string>(key: string, allowed: readonly T[]): T {
+    const value = this.string(key);
+    if (!(allowed as readonly string[]).includes(value))
+      this.fail(`expected one of ${allowed.map((item) => JSON.stringify(item)).join(", ")}, got ${JSON.stringify(value)}`, key);
+    return value as T;
+  }
+
   string(key: string): string {
     const value = this.value[key];
     if (typeof value !== "string") this.fail(`expected a string, got ${describe(value)}`, key);
@@ -95,13 +110,21 @@ export class InputList {
     return new AdapterInputError({ adapter: this.adapter, ...(index === undefined ? {} : { index }), field, problem, fix: this.fix });
   }
 
+  /** The call's other arguments (`{ system }`, say), read like an entry but named without an index. */
+  arguments(values: UnknownRecord): InputRecord {
+    return new InputRecord(this, undefined, "", values);
+  }
+
   /** The input's entries, each an object; anything else throws. */
   entries(input: unknown, field = ""): InputRecord[] {
     if (!Array.isArray(input)) throw this.error(undefined, field, `expected an array, got ${describe(input)}`);
-    return input.map((entry, index) => {
-      if (!isRecord(entry)) throw this.error(index, "", `expected an object, got ${describe(entry)}`);
-      return new InputRecord(this, index, "", entry);
-    });
+    return input.map((entry, index) => this.entry(entry, index));
+  }
+
+  /** One entry, an object, at `index` of the input. */
+  entry(value: unknown, index: number): InputRecord {
+    if (!isRecord(value)) throw this.error(index, "", `expected an object, got ${describe(value)}`);
+    return new InputRecord(this, index, "", value);
   }
 }
 
