@@ -157,7 +157,11 @@ function fromTool(message: ToolModelMessage): Message[] {
       output: hint,
       messageProviderOptions: position === 0 ? message.providerOptions : undefined,
     });
-    const result = withProviderOptions({ role: "tool" as const, tool_call_id: part.toolCallId, content }, part.providerOptions);
+    const isError = part.output.type === "error-text" || part.output.type === "error-json";
+    const result = withProviderOptions(
+      { role: "tool" as const, tool_call_id: part.toolCallId, content, ...(isError ? { is_error: true } : {}) },
+      part.providerOptions,
+    );
     const converted = Object.keys(hints).length === 0 ? result : { ...result, [HINTS_KEY]: hints };
     return [converted as Message];
   });

@@ -5,7 +5,7 @@ import { readHints, readProviderOptions, WRAPPED_PART_TYPE, type ProviderOptions
 import { splitDataUrl } from "./data-content.js";
 import { toFilePart } from "./file-part.js";
 import { putImageDetail } from "./image-detail.js";
-import { textOfPart, toolValueFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
+import { stripReasoning, textOfPart, toolValueFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
 import { imageUrlOf, stringField } from "./part-fields.js";
 
 export interface ModelPrompt {
@@ -22,6 +22,9 @@ type UserPart = Exclude<UserModelMessage["content"], string>[number];
 type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 type ToolResultPart = Extract<ToolModelMessage["content"][number], { type: "tool-result" }>;
 type OutputContentPart = Extract<ToolResultOutput, { type: "content" }>["value"][number];
+
+/** The AI SDK's reasoning part (`{ type: "reasoning", text }`), not a Responses API reasoning item of the same type. */
+const isAiSdkReasoning = (part: ContentPart) => part.type === "reasoning" && typeof part.text === "string";
 
 function withProviderOptions<T extends object>(value: T, source: object): T {
   const providerOptions = readProviderOptions(source);
@@ -97,9 +100,19 @@ function toAssistantPart(part: ContentPart, index: number, position: number): As
         part,
       );
     }
-    default:
-      // Reasoning and other parts the AI SDK defines travel as they came.
+    case "reasoning":
+    case "tool-call":
+    case "tool-result":
+      // The AI SDK's own parts travel as they came.
       return part as unknown as AssistantPart;
+    default:
+      throw unsupportedPartError({
+        provider: "The AI SDK",
+        index,
+        position,
+        partType: part.type,
+        where: "an assistant message (text, file, reasoning and tool parts)",
+      });
   }
 }
 
@@ -181,7 +194,7 @@ function toOutput(message: Extract<Message, { role: "tool" }>): ToolResultOutput
     case "execution-denied":
       return { type: "execution-denied", ...(hint.reason === undefined ? {} : { reason: hint.reason }), ...extra };
     default:
-      return { type: "text", value: content, ...extra };
+      return { type: message.is_error === true ? "error-text" : "text", value: content, ...extra };
   }
 }
 
@@ -197,7 +210,8 @@ export function toModelMessages(view: readonly Message[]): ModelPrompt {
   const system: SystemModelMessage[] = [];
   const messages: ModelMessage[] = [];
   let openCalls = new Map<string, string>();
-  toProviderMessages(view).forEach((message, index) => {
+  // Reasoning of other providers (Anthropic thinking, a Responses reasoning item) is left out whole.
+  stripReasoning(toProviderMessages(view), { keep: isAiSdkReasoning }).forEach((message, index) => {
     if (message.role !== "tool") openCalls = new Map();
     switch (message.role) {
       case "system":

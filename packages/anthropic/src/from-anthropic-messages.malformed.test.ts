@@ -1,22 +1,14 @@
-import { expectValidOrRefused, historyArbitrary, malformedInputArbitrary } from "@ctxkit/conformance";
-import { AdapterInputError } from "@ctxkit/core/kit";
+import { expectValidOrRefused, malformedInputArbitrary, portableHistoryArbitrary } from "@ctxkit/conformance";
+import { AdapterInputError, textOfContent } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromAnthropicMessages } from "./from-anthropic-messages.js";
 import { toAnthropicMessages } from "./to-anthropic-messages.js";
 
 // Well-formed Anthropic messages, from ctxkit histories with images only where Anthropic takes them.
-const anthropicMessages = historyArbitrary({ hugeOutputs: false, maxSegments: 6 }).map(
-  (history) =>
-    toAnthropicMessages(
-      history.map((message) =>
-        message.role === "user" || typeof message.content !== "object" || message.content === null
-          ? message
-          : { ...message, content: message.content.filter((part) => part.type === "text") },
-      ),
-      { cache: false },
-    ).messages,
-);
+const anthropicMessages = portableHistoryArbitrary({ maxSegments: 6 })
+  .filter((history) => history.some((message) => message.role === "user" && textOfContent(message.content).trim() !== ""))
+  .map((history) => toAnthropicMessages(history, { cache: false }).messages);
 
 describe("fromAnthropicMessages on malformed input", () => {
   it("should give valid messages or throw AdapterInputError, for junk and for corrupted messages", () => {

@@ -57,3 +57,6 @@ export {
 export { malformedInputArbitrary, junkInputArbitrary, corruptedInputArbitrary } from "./adapter/malformed-input-arbitrary.js";
 export { expectValidOrRefused } from "./adapter/expect-valid-or-refused.js";
 export { portableHistoryArbitrary, type PortableHistoryOptions } from "./adapter/portable-history-arbitrary.js";
+export { checkChatCompletionRequest } from "./adapter/rules/check-chat-completion-request.js";
+export { checkAnthropicRequest, ANTHROPIC_MAX_CACHE_BREAKPOINTS } from "./adapter/rules/check-anthropic-request.js";
+export { checkModelPrompt } from "./adapter/rules/check-model-prompt.js";

@@ -19,3 +19,4 @@ export type {
   AgentAssistantContent,
   AgentToolOutput,
 } from "./agents/agent-input-item.js";
+export { CHAT_COMPLETION_MESSAGE_KEYS } from "./chat-completions/chat-completion-keys.js";

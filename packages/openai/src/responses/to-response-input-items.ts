@@ -1,5 +1,5 @@
 // A ctxkit view as Responses API input items.
-import { unsupportedPartError } from "@ctxkit/core/kit";
+import { stripReasoning, unsupportedPartError } from "@ctxkit/core/kit";
 import { toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
 import type { ResponseFunctionCallOutputItemList, ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
 import { isFilePart, isImageUrlPart, isRefusalPart, isTextPart } from "../content-parts.js";
@@ -12,7 +12,8 @@ import { isReasoningPart } from "./reasoning-part.js";
  * A part the Responses API cannot take throws `ContextValidationError`.
  */
 export function toResponseInputItems(view: readonly Message[]): ResponseInputItem[] {
-  return toProviderMessages(view).flatMap((message, index) => toItems(message, index));
+  // Reasoning of other providers (Anthropic thinking, say) is left out whole; the Responses API's own goes back as it came.
+  return stripReasoning(toProviderMessages(view), { keep: isReasoningPart }).flatMap((message, index) => toItems(message, index));
 }
 
 function toItems(message: Message, index: number): ResponseInputItem[] {
