@@ -1,7 +1,7 @@
 // The checks `describeAdapter` and `runAdapterConformance` run, each a property over generated histories.
 import { checkToolPairs, type Message } from "@ctxkit/core";
 import { textOfContent } from "@ctxkit/core/kit";
-import fc from "fast-check";
+import type fc from "fast-check";
 import { isDeepEqual } from "../checks/deep-equal.js";
 import { describeError, expectThat, preview, PropertyViolation } from "../checks/violation.js";
 import { MALFORMED_INPUTS, RICH_HISTORY } from "./adapter-examples.js";
