@@ -1,5 +1,5 @@
 // OpenAI Chat Completions request rules, strictly: what a `messages` array may hold, key by key.
-import { checkAdjacency, checkKeys, checkString, isObject, type Problems } from "./rule-helpers.js";
+import { checkAdjacency, checkKeys, checkString, isKnownPart, isObject, type Problems } from "./rule-helpers.js";
 
 const MESSAGE_KEYS: Readonly<Record<string, readonly string[]>> = {
   system: ["role", "content", "name"],
@@ -26,15 +26,7 @@ const PART_KEYS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function checkPart(problems: Problems, where: string, role: string, part: unknown): void {
-  if (!isObject(part) || typeof part.type !== "string") {
-    problems.push(`${where}: a part must be an object with a string type`);
-    return;
-  }
-  if (!(PARTS_BY_ROLE[role] ?? []).includes(part.type)) {
-    problems.push(`${where}: a ${role} message takes no "${part.type}" part`);
-    return;
-  }
-  checkKeys(problems, where, part, PART_KEYS[part.type] ?? []);
+  if (!isKnownPart(problems, where, part, { role, partsByRole: PARTS_BY_ROLE, partKeys: PART_KEYS })) return;
   if (part.type === "text") checkString(problems, `${where}.text`, part.text);
   if (part.type === "refusal") checkString(problems, `${where}.refusal`, part.refusal);
   if (part.type === "image_url") {

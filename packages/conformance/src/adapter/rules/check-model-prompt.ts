@@ -1,5 +1,5 @@
 // AI SDK prompt rules, strictly: `{ system?, messages }` as `generateText` takes them, key by key.
-import { checkAdjacency, checkKeys, checkString, isObject, type Problems } from "./rule-helpers.js";
+import { checkAdjacency, checkKeys, checkString, isKnownPart, isObject, type Problems } from "./rule-helpers.js";
 
 const PART_KEYS: Readonly<Record<string, readonly string[]>> = {
   text: ["type", "text", "providerOptions"],
@@ -17,15 +17,7 @@ const PARTS_BY_ROLE: Readonly<Record<string, readonly string[]>> = {
 const OUTPUT_TYPES = ["text", "error-text", "json", "error-json", "content", "execution-denied"];
 
 function checkPart(problems: Problems, where: string, role: string, part: unknown): void {
-  if (!isObject(part) || typeof part.type !== "string") {
-    problems.push(`${where}: a part must be an object with a string type`);
-    return;
-  }
-  if (!(PARTS_BY_ROLE[role] ?? []).includes(part.type)) {
-    problems.push(`${where}: a ${role} message takes no "${part.type}" part`);
-    return;
-  }
-  checkKeys(problems, where, part, PART_KEYS[part.type] ?? []);
+  if (!isKnownPart(problems, where, part, { role, partsByRole: PARTS_BY_ROLE, partKeys: PART_KEYS })) return;
   if (part.type === "text" || part.type === "reasoning") checkString(problems, `${where}.text`, part.text);
   if (part.type === "tool-call" || part.type === "tool-result") {
     checkString(problems, `${where}.toolCallId`, part.toolCallId, { nonEmpty: true });

@@ -27,3 +27,30 @@ export function checkAdjacency(problems: Problems, where: string, callIds: reado
   const answers = new Set(answerIds);
   for (const id of callIds) if (!answers.has(id)) problems.push(`${where}: the call "${id}" has no result right after it`);
 }
+
+export interface PartRules {
+  readonly role: string;
+  /** The part types each role takes. */
+  readonly partsByRole: Readonly<Record<string, readonly string[]>>;
+  /** The keys each part type takes. */
+  readonly partKeys: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Records why `part` is not a typed part its role takes, with only its type's keys; true when it is one. */
+export function isKnownPart(
+  problems: Problems,
+  where: string,
+  part: unknown,
+  rules: PartRules,
+): part is Record<string, unknown> & { type: string } {
+  if (!isObject(part) || typeof part.type !== "string") {
+    problems.push(`${where}: a part must be an object with a string type`);
+    return false;
+  }
+  if (!(rules.partsByRole[rules.role] ?? []).includes(part.type)) {
+    problems.push(`${where}: a ${rules.role} message takes no "${part.type}" part`);
+    return false;
+  }
+  checkKeys(problems, where, part, rules.partKeys[part.type] ?? []);
+  return true;
+}
