@@ -1,7 +1,7 @@
 import { ContextValidationError, type Message } from "@ctxkit/core";
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { checkAnthropicMessages } from "./__fixtures__/check-anthropic-messages.js";
+import { checkAnthropicRequest } from "@ctxkit/conformance";
 import { fromAnthropicMessages } from "./from-anthropic-messages.js";
 import { DEFAULT_OPENING_USER_TEXT, toAnthropicMessages } from "./to-anthropic-messages.js";
 
@@ -59,7 +59,7 @@ describe("toAnthropicMessages", () => {
       },
       { role: "assistant", content: [{ type: "text", text: "Same." }] },
     ]);
-    expect(checkAnthropicMessages(request.messages)).toEqual([]);
+    expect(checkAnthropicRequest(request)).toEqual([]);
   });
 
   it("should type the request as the SDK's create params take it", () => {
@@ -98,7 +98,7 @@ describe("toAnthropicMessages", () => {
     ];
     const request = toAnthropicMessages(view, { cache: false });
     expect(request.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: DEFAULT_OPENING_USER_TEXT }] });
-    expect(checkAnthropicMessages(request.messages)).toEqual([]);
+    expect(checkAnthropicRequest(request)).toEqual([]);
     expect(toAnthropicMessages(view, { cache: false, openingUserText: "Earlier: setup." }).messages[0]!.content).toEqual([
       { type: "text", text: "Earlier: setup." },
     ]);
