@@ -67,9 +67,14 @@ export function fromResponseInputItems(items: readonly ResponseItem[]): Message[
         messages.push(acceptMessage(input, { role: "tool", tool_call_id: item.nonEmptyString("call_id"), content }, index));
         break;
       }
+      case "compaction":
+        // Opaque and encrypted: kept verbatim as a record of its own, in its place.
+        flush();
+        messages.push(acceptMessage(input, { role: "assistant", content: [{ ...item.value, type }] }, index));
+        break;
       default:
         item.fail(
-          `a ${JSON.stringify(type ?? null)} item has no ctxkit message form; only message, reasoning, function_call and function_call_output items do`,
+          `a ${JSON.stringify(type ?? null)} item has no ctxkit message form; only message, reasoning, function_call, function_call_output and compaction items do`,
           "type",
         );
     }
