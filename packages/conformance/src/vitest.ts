@@ -133,7 +133,14 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
       });
   });
 }
-export { describeMessageStore, type MessageStoreFactory, type MessageStoreSuiteOptions } from "./store/describe-message-store.js";
+export {
+  describeMessageStore,
+  type FaultyStore,
+  type FreezableStore,
+  type MessageStoreFactory,
+  type MessageStoreSuiteOptions,
+  type StoreFaultHooks,
+} from "./store/describe-message-store.js";
 
 /**
  * Registers the adapter suite: one test per check (round trip, tool pairs, provider rules, malformed input),
