@@ -18,7 +18,8 @@ export type ContextErrorCode =
   | "CONTEXT_COUNTER"
   | "CONTEXT_TIMEOUT"
   | "CONTEXT_STATE_CONFLICT"
-  | "CONTEXT_OVERFLOW";
+  | "CONTEXT_OVERFLOW"
+  | "CONTEXT_ADAPTER_INPUT";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */

@@ -16,6 +16,8 @@ export {
   type ContextErrorCode,
   type ErrorIssue,
 } from "./errors.js";
+export { AdapterInputError } from "./adapters/adapter-input-error.js";
+export { stripReasoning, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
 
 export type {
   Role,
