@@ -1,0 +1,102 @@
+// A hand-written SVG chart of cost against retention: one labelled point per system and budget, the Pareto frontier drawn.
+
+export interface ChartPoint {
+  readonly label: string;
+  /** Billed input ÷ full history's (x). */
+  readonly cost: number;
+  /** Share of used facts in the view, 0–1 (y). */
+  readonly retention: number;
+  /** Which series (budget) the point belongs to, for its marker. */
+  readonly series: string;
+}
+
+const WIDTH = 960;
+const HEIGHT = 640;
+const MARGIN = { left: 70, right: 250, top: 50, bottom: 60 };
+const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+
+const escapeXml = (text: string): string => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+
+/** The points no other point beats on both axes (cheaper or as cheap, and retaining as much or more), by cost. */
+export function paretoFrontier(points: readonly ChartPoint[]): ChartPoint[] {
+  const sorted = [...points].sort((first, second) => first.cost - second.cost || second.retention - first.retention);
+  const frontier: ChartPoint[] = [];
+  for (const point of sorted) if (frontier.length === 0 || point.retention > frontier.at(-1)!.retention) frontier.push(point);
+  return frontier;
+}
+
+function ticks(maximum: number, step: number): number[] {
+  const values: number[] = [];
+  for (let value = 0; value <= maximum + 1e-9; value += step) values.push(Number(value.toFixed(6)));
+  return values;
+}
+
+export function renderCostChart(points: readonly ChartPoint[], title: string, xLabel: string): string {
+  const maxCost = Math.max(1, ...points.map((point) => point.cost)) * 1.05;
+  const minRetention = Math.max(0, Math.floor(Math.min(...points.map((point) => point.retention)) * 10) / 10 - 0.05);
+  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const x = (cost: number) => MARGIN.left + (cost / maxCost) * plotWidth;
+  const y = (retention: number) => MARGIN.top + (1 - (retention - minRetention) / (1 - minRetention)) * plotHeight;
+  const series = [...new Set(points.map((point) => point.series))];
+  const colorOf = (name: string) => COLORS[series.indexOf(name) % COLORS.length]!;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
+    `<text x="${MARGIN.left}" y="28" font-size="16" font-weight="bold">${escapeXml(title)}</text>`,
+  ];
+  for (const value of ticks(maxCost, maxCost > 2.4 ? 0.5 : maxCost > 1.2 ? 0.2 : 0.1)) {
+    parts.push(`<line x1="${x(value)}" y1="${MARGIN.top}" x2="${x(value)}" y2="${MARGIN.top + plotHeight}" stroke="#eee"/>`);
+    parts.push(`<text x="${x(value)}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle">${value.toFixed(1)}×</text>`);
+  }
+  for (let value = Math.ceil(minRetention * 20) / 20; value <= 1 + 1e-9; value += 0.05) {
+    parts.push(`<line x1="${MARGIN.left}" y1="${y(value)}" x2="${MARGIN.left + plotWidth}" y2="${y(value)}" stroke="#eee"/>`);
+    parts.push(`<text x="${MARGIN.left - 8}" y="${y(value) + 4}" text-anchor="end">${Math.round(value * 100)}%</text>`);
+  }
+  parts.push(`<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#333"/>`);
+  parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 15}" text-anchor="middle">${escapeXml(xLabel)}</text>`);
+  parts.push(
+    `<text x="18" y="${MARGIN.top + plotHeight / 2}" text-anchor="middle" transform="rotate(-90 18 ${MARGIN.top + plotHeight / 2})">retention: share of the facts each call used that were in its view</text>`,
+  );
+  const frontier = paretoFrontier(points);
+  parts.push(
+    `<polyline points="${frontier.map((point) => `${x(point.cost).toFixed(1)},${y(point.retention).toFixed(1)}`).join(" ")}" fill="none" stroke="#888" stroke-dasharray="5 4" stroke-width="1.5"/>`,
+  );
+  // Labels go beside their point, moved down past any label already placed.
+  const placed: { x: number; y: number; width: number }[] = [];
+  const sorted = [...points].sort((first, second) => y(first.retention) - y(second.retention));
+  for (const point of sorted) {
+    const px = x(point.cost);
+    const py = y(point.retention);
+    const color = colorOf(point.series);
+    const marker =
+      series.indexOf(point.series) === 0
+        ? `<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="5" fill="${color}"/>`
+        : `<rect x="${(px - 4.5).toFixed(1)}" y="${(py - 4.5).toFixed(1)}" width="9" height="9" fill="${color}"/>`;
+    parts.push(marker);
+    const text = `${point.label}`;
+    const width = text.length * 6.2;
+    let labelY = py + 4;
+    while (placed.some((other) => Math.abs(other.y - labelY) < 13 && px + 8 < other.x + other.width && other.x < px + 8 + width)) labelY += 13;
+    placed.push({ x: px + 8, y: labelY, width });
+    if (Math.abs(labelY - (py + 4)) > 1) parts.push(`<line x1="${px.toFixed(1)}" y1="${py.toFixed(1)}" x2="${(px + 8).toFixed(1)}" y2="${(labelY - 4).toFixed(1)}" stroke="${color}" stroke-width="0.6"/>`);
+    parts.push(`<text x="${(px + 8).toFixed(1)}" y="${labelY.toFixed(1)}" fill="${color}">${escapeXml(text)}</text>`);
+  }
+  // Legend.
+  const legendX = MARGIN.left + plotWidth + 20;
+  series.forEach((name, index) => {
+    const legendY = MARGIN.top + 10 + index * 20;
+    parts.push(
+      index === 0
+        ? `<circle cx="${legendX + 5}" cy="${legendY}" r="5" fill="${colorOf(name)}"/>`
+        : `<rect x="${legendX}" y="${legendY - 4.5}" width="9" height="9" fill="${colorOf(name)}"/>`,
+    );
+    parts.push(`<text x="${legendX + 16}" y="${legendY + 4}">budget ${escapeXml(name)}</text>`);
+  });
+  const frontierY = MARGIN.top + 10 + series.length * 20;
+  parts.push(`<line x1="${legendX}" y1="${frontierY}" x2="${legendX + 12}" y2="${frontierY}" stroke="#888" stroke-dasharray="5 4" stroke-width="1.5"/>`);
+  parts.push(`<text x="${legendX + 16}" y="${frontierY + 4}">Pareto frontier</text>`);
+  parts.push(`<text x="${legendX}" y="${frontierY + 28}" fill="#555">up and left is better</text>`);
+  parts.push("</svg>");
+  return `${parts.join("\n")}\n`;
+}
