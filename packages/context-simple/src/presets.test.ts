@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { ContextConfigError, createCoordinator, mountPlan, type Strategy } from "@ctxkit/core";
+import { BUILT_IN_STRATEGIES, ContextConfigError, createCoordinator, mountPlan, type Strategy } from "@ctxkit/core";
 import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
 import { describe, expect, it } from "vitest";
 import { createSimpleContext } from "./index.js";
@@ -20,12 +20,17 @@ async function stepsOf(config: Parameters<typeof createSimpleContext>[0]): Promi
 }
 
 describe("preset", () => {
-  it("should run clear, trim and truncate for truncate, and for auto without a summary strategy", async () => {
+  it("should run the default pipeline (clear, trim, truncate, shorten-to-fit) for truncate, and for auto without a summary strategy", async () => {
     const defaults = await stepsOf({});
     expect(defaults[0]).toBe("clear-tool-results");
-    expect(["clear-tool-results", "trim-long-text", "truncate"]).toEqual(expect.arrayContaining(defaults));
+    expect([...BUILT_IN_STRATEGIES]).toEqual(expect.arrayContaining(defaults));
     expect(await stepsOf({ preset: "truncate" })).toEqual(defaults);
     expect(await stepsOf({ preset: "auto" })).toEqual(defaults);
+  });
+
+  it("should compact at 80% of the budget down to 25% by default: few, large compactions", () => {
+    const { config } = createSimpleContext({});
+    expect([config.compactThreshold, config.targetRatio]).toEqual([0.8, 0.25]);
   });
 
   it("should run the summary strategy between clearing and truncating for auto and summarize when one is given", async () => {
@@ -54,7 +59,9 @@ describe("mount plan with built-in strategy options", () => {
 
   it("should mount context-simple with { name, options } entries from plain data", async () => {
     const coordinator = createCoordinator();
-    const plan = JSON.parse(JSON.stringify({ context: { module, config: { tokenizer: "estimate", strategies: [{ name: "sliding-window", options: { windowSize: 6 } }, "truncate"] } } }));
+    // The previous threshold and target, so truncate stops at the window rather than going further.
+    const config = { tokenizer: "estimate", compactThreshold: 0.92, targetRatio: 0.6, strategies: [{ name: "sliding-window", options: { windowSize: 6 } }, "truncate"] };
+    const plan = JSON.parse(JSON.stringify({ context: { module, config } }));
     const manager = await mountPlan(coordinator, plan);
     await manager.setMessages(history);
     const view = await manager.getMessagesForRequest({ tokenBudget: 900 });

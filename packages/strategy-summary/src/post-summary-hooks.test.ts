@@ -6,6 +6,9 @@ import { recordingSummarizer } from "../test/recording-summarizer.js";
 import { currentFilesReminder, todoListReminder, withPostSummaryHooks, type PostSummaryHook } from "./post-summary-hooks.js";
 import { createSessionMemoryStrategy } from "./session-memory.js";
 
+/** The budgets here are small: the earlier compaction threshold and target leave room beside the summary for what the tests look at. */
+const RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
+
 const call = (id: string, name: string, args: object): Message => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }] });
 const result = (id: string, content: string): Message => ({ role: "tool", tool_call_id: id, content });
 
@@ -25,7 +28,7 @@ const history: Message[] = [
 
 async function compactedView(hooks: readonly PostSummaryHook[]) {
   const strategy = withPostSummaryHooks(createSessionMemoryStrategy({ summarizer: recordingSummarizer(), updateEveryTokens: 100, keepRecentMessages: 8 }), hooks);
-  const manager = createSimpleContext({ tokenizer: "estimate", strategies: [strategy, "truncate"] });
+  const manager = createSimpleContext({ ...RATIOS, tokenizer: "estimate", strategies: [strategy, "truncate"] });
   await manager.setMessages(history);
   await manager.getMessagesForRequest({ tokenBudget: 100_000 });
   await manager.flushBackground();
@@ -53,7 +56,7 @@ describe("withPostSummaryHooks", () => {
   });
 
   it("should leave the view alone when the wrapped strategy does nothing", async () => {
-    const manager = createSimpleContext({ tokenizer: "estimate", strategies: [withPostSummaryHooks(createSessionMemoryStrategy(), [() => "remember"]), "truncate"] });
+    const manager = createSimpleContext({ ...RATIOS, tokenizer: "estimate", strategies: [withPostSummaryHooks(createSessionMemoryStrategy(), [() => "remember"]), "truncate"] });
     await manager.setMessages(history);
     const view = await manager.getMessagesForRequest({ tokenBudget: 1_000 });
     expect(view.some((message) => message.metadata?.ctxkit?.source === "reminder")).toBe(false);

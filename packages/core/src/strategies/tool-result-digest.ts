@@ -1,0 +1,65 @@
+// What a cleared tool result leaves behind: the identifiers it named (paths, names, ids) and its first error line,
+// so the model still knows which files and symbols the output was about, and can fetch them again.
+import type { ContentPart } from "../messages/message.js";
+
+/** Runs of the characters an identifier, a path or an id is written with. */
+const CANDIDATE = /[A-Za-z0-9_./~@-]+/g;
+const LETTER = /[A-Za-z]/;
+// Inside words too: CompileError, TypeError, AssertionError.
+const ERROR_LINE = /(error|exception|\bfailed\b|failure|fatal|panic|traceback|denied|not found)/i;
+/** An error line longer than this is cut: its start names the error. */
+const ERROR_LINE_CHARS = 160;
+
+/** Whether `token` (edge punctuation stripped) reads as an identifier: a path, a dotted, snake_case or camelCase name, an id or a long number. */
+export function isIdentifier(token: string): boolean {
+  if (token.length < 4) return false;
+  if (/^\d+$/.test(token)) return token.length >= 5;
+  if (!LETTER.test(token)) return false;
+  if (token.includes("/")) {
+    const segments = token.split("/").filter((segment) => segment !== "");
+    if (/\.[A-Za-z0-9]{1,8}$/.test(token) && LETTER.test(segments.at(-1) ?? "")) return true;
+    return segments.length >= 3 || (segments.length === 2 && /^(\/|\.{1,2}\/|~\/)/.test(token));
+  }
+  if (/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/.test(token)) return token.split(".").some((segment) => segment.length >= 2 && LETTER.test(segment));
+  if (token.includes(".") || token.startsWith("-")) return false;
+  if (token.includes("-")) return /^[a-f0-9]{8}-[a-f0-9]{4}-/i.test(token);
+  if (/^_*[A-Za-z0-9]+(_+[A-Za-z0-9]+)+_*$/.test(token)) return true;
+  if (/[a-z][A-Z]/.test(token)) return true;
+  return /\d/.test(token) && (token.length >= 6 || /^[A-Z]+\d+[A-Z\d]*$/.test(token)) && !/^[a-z]{3,}\d+$/.test(token);
+}
+
+/** The distinct identifiers of `text` in order of first appearance, at most `maxCount`. */
+export function listIdentifiers(text: string, maxCount: number): { identifiers: string[]; total: number } {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(CANDIDATE)) {
+    const token = match[0].replace(/^[.\-@]+|[./\-@]+$/g, "");
+    if (isIdentifier(token)) seen.add(token);
+  }
+  return { identifiers: [...seen].slice(0, maxCount), total: seen.size };
+}
+
+export function contentText(content: string | readonly ContentPart[] | null): string {
+  if (content === null) return "";
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : "")).join("\n");
+}
+
+export interface DigestOptions {
+  /** At most this many identifiers are listed. */
+  readonly maxIdentifiers: number;
+}
+
+/**
+ * A one-paragraph digest of a tool result: its first error line and the identifiers it named, or ""
+ * when it has neither. Deterministic, so a cleared result reads the same on every request.
+ */
+export function digestToolResult(text: string, options: DigestOptions): string {
+  const parts: string[] = [];
+  const errorLine = text.split("\n").find((line) => ERROR_LINE.test(line))?.trim();
+  if (errorLine !== undefined && errorLine !== "") {
+    parts.push(`first error: ${errorLine.length > ERROR_LINE_CHARS ? `${errorLine.slice(0, ERROR_LINE_CHARS)}…` : errorLine}`);
+  }
+  const { identifiers, total } = listIdentifiers(text, options.maxIdentifiers);
+  if (identifiers.length > 0) parts.push(`it named: ${identifiers.join(", ")}${total > identifiers.length ? ` and ${total - identifiers.length} more` : ""}`);
+  return parts.join("; ");
+}
