@@ -10,6 +10,7 @@ import { addTotals, emptyTotals, type ViewTotals } from "../replay/view-judge.js
 import { listTranscripts, readTranscript, TRANSCRIPTS_FOLDER, transcriptLabel } from "../sessions/real-transcripts.js";
 import { renderCostChart, type ChartPoint } from "../cost/cost-chart.js";
 import type { CostJob, CostReport, CostTotals } from "../cost/cost-protocol.js";
+import { emptyCostTotals } from "../cost/cost-replay.js";
 import { COST_SYSTEMS } from "../cost/cost-systems.js";
 import { factsUsedByCalls, MAX_EARLIER_MESSAGES } from "../cost/extract-facts.js";
 import { ANTHROPIC_PRICING, MIN_CACHED_TOKENS, OPENAI_PRICING, PRICE_MODELS } from "../cost/prompt-cache-pricing.js";
@@ -35,7 +36,7 @@ interface Sum {
 function sum(reports: readonly CostReport[]): Sum {
   const result: Sum = {
     view: emptyTotals(),
-    cost: { viewTokens: 0, cachedTokens: 0, billed: Object.fromEntries(PRICE_MODELS.map((model) => [model.name, 0])), facts: 0, retainedFacts: 0, emptyViews: 0 },
+    cost: emptyCostTotals(),
     milliseconds: 0,
   };
   for (const report of reports) {
@@ -188,11 +189,11 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
         ...COST_SYSTEMS.map((system) => system.summary),
       ],
     },
-    {
-      title: "ctxkit default per transcript: refused / requests and retention",
+    ...["ctxkit default", "ctxkit previous default"].map((label) => ({
+      title: `${label} per transcript: refused / requests and retention`,
       columns: ["transcript", "messages", ...BUDGETS.flatMap((budget) => [`refused ${formatBudget(budget)}`, `retention ${formatBudget(budget)}`])],
-      rows: perTranscript("ctxkit default"),
-    },
+      rows: perTranscript(label),
+    })),
   ];
   writeOutputs(tables, figures, quick);
   return tables;

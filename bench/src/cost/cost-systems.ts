@@ -76,6 +76,9 @@ function peer(label: string, summary: string, load: () => Promise<{ add(message:
   };
 }
 
+/** The compaction threshold and target before the default changed to 0.8 and 0.25. */
+const PREVIOUS_RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
+
 export const COST_SYSTEMS: readonly CostSystem[] = [
   stateless("full history", "full history: every message, every time (the reference of the cost ratios).", (history) => history.slice()),
   stateless("masking (last 10)", "masking (last 10): observation masking, every tool output but the newest 10 replaced by a placeholder; no budget.", (history) =>
@@ -94,6 +97,21 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
     (await import("../peers/ai-sdk-prune.js")).createPruneSession(createMeter()),
   ),
   ctxkit("ctxkit default", "ctxkit default: createSimpleContext() with no preset or strategies (what createContextManager({ store }) and mount run).", () => ({})),
+  ctxkit(
+    "ctxkit previous default",
+    "ctxkit previous default: the default before this change (threshold 0.92, target 0.6; clear-tool-results keeping 5 with a bare placeholder, trim-long-text, truncate).",
+    () => ({ ...PREVIOUS_RATIOS, strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"] }),
+  ),
+  ctxkit("default, bare placeholders", "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).", () => ({
+    strategies: [{ name: "clear-tool-results", options: { keepRecent: 1, maxIdentifiers: 0 } }, "trim-long-text", "truncate", { name: "shorten-to-fit", options: { maxIdentifiers: 0 } }],
+  })),
+  ctxkit("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its last step.", () => ({
+    strategies: [{ name: "clear-tool-results", options: { keepRecent: 1 } }, "trim-long-text", "truncate"],
+  })),
+  ctxkit("default, keepRecent 5", "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.", () => ({
+    strategies: ["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"],
+  })),
+  ctxkit("default at 0.92 / 0.6", "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.", () => PREVIOUS_RATIOS),
   ctxkit("ctxkit truncate", 'ctxkit truncate: preset "truncate".', () => ({ preset: "truncate" })),
   ctxkit("ctxkit summarize", 'ctxkit summarize: preset "summarize" with createSummaryStrategy() (the extractive summarizer, no LLM).', () => ({
     preset: "summarize",

@@ -57,7 +57,8 @@ type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" 
 
 // Last-resort passes when the configured strategies could not fit the budget, least harmful first:
 // drop old units, then shorten long texts hard, then clear every tool result but the newest.
-const FALLBACK_STRATEGIES: readonly Strategy[] = [truncate(), trimLongText({ maxChars: 2_000 }), clearToolResults({ keepRecent: 1 })];
+// The last clear lists no identifiers: over the budget, a placeholder must be as short as it can be.
+const FALLBACK_STRATEGIES: readonly Strategy[] = [truncate(), trimLongText({ maxChars: 2_000 }), clearToolResults({ keepRecent: 1, maxIdentifiers: 0 })];
 const NEVER_ABORTED = new AbortController().signal;
 // A view compacted for a budget this much smaller than the current one is rebuilt from the history at the next compaction.
 const REGROW_RATIO = 1.25;
