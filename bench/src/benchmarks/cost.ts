@@ -206,8 +206,9 @@ function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[],
   const header = `${environment.date} · Node ${environment.node} · ${environment.platform} · ${environment.cpu}${quick ? " · --quick" : ""}`;
   const markdown = ["# ctxkit cost against retention", "", header, "", "![cost against retention](cost.svg)", ...tables.flatMap((table) => ["", formatMarkdownTable(table)])];
   writeFileSync(new URL("cost.md", resultsFolder), `${markdown.join("\n")}\n`);
+  const ablations = new Set(COST_SYSTEMS.filter((system) => system.isAblation === true).map((system) => system.label));
   const points: ChartPoint[] = figures
-    .filter((entry) => entry.system !== REFERENCE || entry.budget === BUDGETS[0])
+    .filter((entry) => (entry.system !== REFERENCE || entry.budget === BUDGETS[0]) && !ablations.has(entry.system))
     .map((entry) => ({
       label: entry.system === REFERENCE ? entry.system : `${entry.system} · ${formatBudget(entry.budget)}`,
       cost: entry.costAnthropic,

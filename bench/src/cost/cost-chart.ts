@@ -10,9 +10,9 @@ export interface ChartPoint {
   readonly series: string;
 }
 
-const WIDTH = 960;
-const HEIGHT = 640;
-const MARGIN = { left: 70, right: 250, top: 50, bottom: 60 };
+const WIDTH = 1100;
+const HEIGHT = 720;
+const MARGIN = { left: 70, right: 170, top: 50, bottom: 60 };
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
 const escapeXml = (text: string): string => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
@@ -62,25 +62,56 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
   parts.push(
     `<polyline points="${frontier.map((point) => `${x(point.cost).toFixed(1)},${y(point.retention).toFixed(1)}`).join(" ")}" fill="none" stroke="#888" stroke-dasharray="5 4" stroke-width="1.5"/>`,
   );
-  // Labels go beside their point, moved down past any label already placed.
-  const placed: { x: number; y: number; width: number }[] = [];
-  const sorted = [...points].sort((first, second) => y(first.retention) - y(second.retention));
-  for (const point of sorted) {
+  // Points at the same place share one label. Each label goes beside its point, right or left, moved up
+  // or down the least that keeps it clear of the labels and markers already placed.
+  const groups = new Map<string, ChartPoint[]>();
+  for (const point of points) {
+    const key = `${x(point.cost).toFixed(0)},${y(point.retention).toFixed(0)},${point.series}`;
+    groups.set(key, [...(groups.get(key) ?? []), point]);
+  }
+  const boxes: { left: number; top: number; right: number; bottom: number }[] = points.map((point) => ({
+    left: x(point.cost) - 6,
+    top: y(point.retention) - 6,
+    right: x(point.cost) + 6,
+    bottom: y(point.retention) + 6,
+  }));
+  const overlaps = (box: (typeof boxes)[number]) => boxes.some((other) => box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom);
+  const ordered = [...groups.values()].sort((first, second) => first[0]!.cost - second[0]!.cost);
+  for (const group of ordered) {
+    const point = group[0]!;
     const px = x(point.cost);
     const py = y(point.retention);
     const color = colorOf(point.series);
-    const marker =
+    parts.push(
       series.indexOf(point.series) === 0
         ? `<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="5" fill="${color}"/>`
-        : `<rect x="${(px - 4.5).toFixed(1)}" y="${(py - 4.5).toFixed(1)}" width="9" height="9" fill="${color}"/>`;
-    parts.push(marker);
-    const text = `${point.label}`;
-    const width = text.length * 6.2;
-    let labelY = py + 4;
-    while (placed.some((other) => Math.abs(other.y - labelY) < 13 && px + 8 < other.x + other.width && other.x < px + 8 + width)) labelY += 13;
-    placed.push({ x: px + 8, y: labelY, width });
-    if (Math.abs(labelY - (py + 4)) > 1) parts.push(`<line x1="${px.toFixed(1)}" y1="${py.toFixed(1)}" x2="${(px + 8).toFixed(1)}" y2="${(labelY - 4).toFixed(1)}" stroke="${color}" stroke-width="0.6"/>`);
-    parts.push(`<text x="${(px + 8).toFixed(1)}" y="${labelY.toFixed(1)}" fill="${color}">${escapeXml(text)}</text>`);
+        : `<rect x="${(px - 4.5).toFixed(1)}" y="${(py - 4.5).toFixed(1)}" width="9" height="9" fill="${color}"/>`,
+    );
+  }
+  for (const group of ordered) {
+    const point = group[0]!;
+    const px = x(point.cost);
+    const py = y(point.retention);
+    const color = colorOf(point.series);
+    const text = `${group.map((member) => member.label).join(" = ")}`;
+    const width = text.length * 6.1;
+    let chosen: { left: number; top: number; right: number; bottom: number; anchorX: number; baseline: number } | undefined;
+    for (let step = 0; step < 40 && chosen === undefined; step += 1) {
+      const shift = (step % 2 === 0 ? 1 : -1) * Math.ceil(step / 2) * 13;
+      for (const side of [1, -1]) {
+        const left = side === 1 ? px + 8 : px - 8 - width;
+        const box = { left, top: py - 6 + shift, right: left + width, bottom: py + 7 + shift };
+        if (left < MARGIN.left || box.right > WIDTH - 4 || overlaps(box)) continue;
+        chosen = { ...box, anchorX: side === 1 ? left : left + width, baseline: py + 4 + shift };
+        break;
+      }
+    }
+    chosen ??= { left: px + 8, top: py - 6, right: px + 8 + width, bottom: py + 7, anchorX: px + 8, baseline: py + 4 };
+    boxes.push(chosen);
+    if (Math.abs(chosen.baseline - (py + 4)) > 1) {
+      parts.push(`<line x1="${px.toFixed(1)}" y1="${py.toFixed(1)}" x2="${chosen.anchorX.toFixed(1)}" y2="${(chosen.baseline - 4).toFixed(1)}" stroke="${color}" stroke-width="0.6"/>`);
+    }
+    parts.push(`<text x="${chosen.left.toFixed(1)}" y="${chosen.baseline.toFixed(1)}" fill="${color}">${escapeXml(text)}</text>`);
   }
   // Legend.
   const legendX = MARGIN.left + plotWidth + 20;

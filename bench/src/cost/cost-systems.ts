@@ -17,6 +17,8 @@ export interface CostSystem {
   readonly label: string;
   /** One line for the notes: what exactly runs. */
   readonly summary: string;
+  /** A variant that takes one lever out of the default: in the tables, not on the chart. */
+  readonly isAblation?: boolean;
   create(budget: number, tokensOf: (message: Message) => number): CostSession;
 }
 
@@ -56,6 +58,11 @@ function ctxkit(label: string, summary: string, config: () => SimpleContextConfi
       };
     },
   };
+}
+
+/** A variant of the default with one lever taken out. */
+function ablation(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
+  return { ...ctxkit(label, summary, config), isAblation: true };
 }
 
 /** A peer from src/peers, through its ContextSession; LangChain's counter memoized (the same counts, so the same views). */
@@ -102,16 +109,16 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
     "ctxkit previous default: the default before this change (threshold 0.92, target 0.6; clear-tool-results keeping 5 with a bare placeholder, trim-long-text, truncate).",
     () => ({ ...PREVIOUS_RATIOS, strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"] }),
   ),
-  ctxkit("default, bare placeholders", "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).", () => ({
+  ablation("default, bare placeholders", "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).", () => ({
     strategies: [{ name: "clear-tool-results", options: { keepRecent: 1, maxIdentifiers: 0 } }, "trim-long-text", "truncate", { name: "shorten-to-fit", options: { maxIdentifiers: 0 } }],
   })),
-  ctxkit("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its last step.", () => ({
+  ablation("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its last step.", () => ({
     strategies: [{ name: "clear-tool-results", options: { keepRecent: 1 } }, "trim-long-text", "truncate"],
   })),
-  ctxkit("default, keepRecent 5", "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.", () => ({
+  ablation("default, keepRecent 5", "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.", () => ({
     strategies: ["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"],
   })),
-  ctxkit("default at 0.92 / 0.6", "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.", () => PREVIOUS_RATIOS),
+  ablation("default at 0.92 / 0.6", "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.", () => PREVIOUS_RATIOS),
   ctxkit("ctxkit truncate", 'ctxkit truncate: preset "truncate".', () => ({ preset: "truncate" })),
   ctxkit("ctxkit summarize", 'ctxkit summarize: preset "summarize" with createSummaryStrategy() (the extractive summarizer, no LLM).', () => ({
     preset: "summarize",
