@@ -214,6 +214,7 @@ function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[],
       cost: entry.costAnthropic,
       retention: entry.retention,
       series: formatBudget(entry.budget),
+      isHighlighted: entry.system === "ctxkit default",
     }));
   writeFileSync(
     new URL("cost.svg", resultsFolder),

@@ -8,11 +8,13 @@ export interface ChartPoint {
   readonly retention: number;
   /** Which series (budget) the point belongs to, for its marker. */
   readonly series: string;
+  /** Labelled first, so its label sits right beside it. */
+  readonly isHighlighted?: boolean;
 }
 
 const WIDTH = 1100;
 const HEIGHT = 720;
-const MARGIN = { left: 70, right: 170, top: 50, bottom: 60 };
+const MARGIN = { left: 70, right: 170, top: 60, bottom: 60 };
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
 const escapeXml = (text: string): string => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
@@ -29,6 +31,16 @@ function ticks(maximum: number, step: number): number[] {
   const values: number[] = [];
   for (let value = 0; value <= maximum + 1e-9; value += step) values.push(Number(value.toFixed(6)));
   return values;
+}
+
+/** One label for points at the same place: "ctxkit default = truncate · 24k" for "ctxkit default · 24k" and "ctxkit truncate · 24k". */
+function groupLabel(labels: readonly string[]): string {
+  const suffix = labels[0]!.match(/ · [^·]+$/)?.[0] ?? "";
+  const sameSuffix = suffix !== "" && labels.every((label) => label.endsWith(suffix));
+  const heads = labels.map((label) => (sameSuffix ? label.slice(0, -suffix.length) : label));
+  const prefix = heads[0]!.split(" ")[0]!;
+  const shortened = heads.map((head, index) => (index > 0 && head.startsWith(`${prefix} `) ? head.slice(prefix.length + 1) : head));
+  return `${shortened.join(" = ")}${sameSuffix ? suffix : ""}`;
 }
 
 export function renderCostChart(points: readonly ChartPoint[], title: string, xLabel: string): string {
@@ -76,7 +88,9 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
     bottom: y(point.retention) + 6,
   }));
   const overlaps = (box: (typeof boxes)[number]) => boxes.some((other) => box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom);
-  const ordered = [...groups.values()].sort((first, second) => first[0]!.cost - second[0]!.cost);
+  // Labels placed first get the nearest places: the highlighted points, then by cost.
+  const rank = (group: readonly ChartPoint[]) => (group.some((point) => point.isHighlighted === true) ? 0 : 1);
+  const ordered = [...groups.values()].sort((first, second) => rank(first) - rank(second) || first[0]!.cost - second[0]!.cost);
   for (const group of ordered) {
     const point = group[0]!;
     const px = x(point.cost);
@@ -93,7 +107,7 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
     const px = x(point.cost);
     const py = y(point.retention);
     const color = colorOf(point.series);
-    const text = `${group.map((member) => member.label).join(" = ")}`;
+    const text = groupLabel(group.map((member) => member.label));
     const width = text.length * 6.1;
     let chosen: { left: number; top: number; right: number; bottom: number; anchorX: number; baseline: number } | undefined;
     for (let step = 0; step < 40 && chosen === undefined; step += 1) {
@@ -101,7 +115,7 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
       for (const side of [1, -1]) {
         const left = side === 1 ? px + 8 : px - 8 - width;
         const box = { left, top: py - 6 + shift, right: left + width, bottom: py + 7 + shift };
-        if (left < MARGIN.left || box.right > WIDTH - 4 || overlaps(box)) continue;
+        if (left < MARGIN.left || box.right > WIDTH - 4 || box.top < MARGIN.top - 8 || box.bottom > MARGIN.top + plotHeight || overlaps(box)) continue;
         chosen = { ...box, anchorX: side === 1 ? left : left + width, baseline: py + 4 + shift };
         break;
       }

@@ -28,10 +28,20 @@ export function isIdentifier(token: string): boolean {
   return /\d/.test(token) && (token.length >= 6 || /^[A-Z]+\d+[A-Z\d]*$/.test(token)) && !/^[a-z]{3,}\d+$/.test(token);
 }
 
-/** The distinct identifiers of `text` in order of first appearance, at most `maxCount`. */
+/**
+ * A character every identifier has (a slash, underscore, dot or digit) or an inner capital: one fast
+ * native scan that lets plain prose skip the token-by-token pass.
+ */
+const MAY_HOLD_IDENTIFIER = /[/_.\d]|[a-z][A-Z]/;
+/** Only this much of a result is read for identifiers, so a huge output costs no more than a large one. */
+const SCANNED_CHARS = 20_000;
+
+/** The distinct identifiers of `text` (its first 20 000 characters) in order of first appearance, at most `maxCount`. */
 export function listIdentifiers(text: string, maxCount: number): { identifiers: string[]; total: number } {
   const seen = new Set<string>();
-  for (const match of text.matchAll(CANDIDATE)) {
+  const scanned = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
+  if (!MAY_HOLD_IDENTIFIER.test(scanned)) return { identifiers: [], total: 0 };
+  for (const match of scanned.matchAll(CANDIDATE)) {
     const token = match[0].replace(/^[.\-@]+|[./\-@]+$/g, "");
     if (isIdentifier(token)) seen.add(token);
   }
@@ -55,7 +65,11 @@ export interface DigestOptions {
  */
 export function digestToolResult(text: string, options: DigestOptions): string {
   const parts: string[] = [];
-  const errorLine = text.split("\n").find((line) => ERROR_LINE.test(line))?.trim();
+  // One scan for the first error word, then its line: no split of a large output into lines.
+  const scanned = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
+  const found = ERROR_LINE.exec(scanned);
+  const lineEnd = found === null ? -1 : scanned.indexOf("\n", found.index);
+  const errorLine = found === null ? undefined : scanned.slice(scanned.lastIndexOf("\n", found.index) + 1, lineEnd === -1 ? undefined : lineEnd).trim();
   if (errorLine !== undefined && errorLine !== "") {
     parts.push(`first error: ${errorLine.length > ERROR_LINE_CHARS ? `${errorLine.slice(0, ERROR_LINE_CHARS)}…` : errorLine}`);
   }
