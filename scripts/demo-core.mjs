@@ -44,7 +44,9 @@ const describe = (message) =>
       : `${message.role}: ${String(message.content).slice(0, 48)}`;
 
 console.log("\nA session with a parallel tool call (results arrive out of order)\n");
-entries.forEach((entry, index) => console.log(`  ${String(index).padStart(2)}  ${String(entry.tokens).padStart(5)} tokens  ${describe(entry.message)}`));
+entries.forEach((entry, index) =>
+  console.log(`  ${String(index).padStart(2)}  ${String(entry.tokens).padStart(5)} tokens  ${describe(entry.message)}`),
+);
 
 const draft = createViewDraft(entries);
 console.log(`\n  ${draft.tokens} tokens in ${session.length} messages; tool-pair violations: ${checkToolPairs(session).length}`);
@@ -71,8 +73,12 @@ const { view, steps } = await runPipeline(draft, strategies, {
 
 console.log(`\nThe pipeline squeezes it into a ${budget}-token budget (target ${Math.floor(budget * 0.6)})\n`);
 for (const step of steps) {
-  console.log(`  ${step.strategy.padEnd(20)} ${step.applied ? "applied" : "no-op  "}  ${step.tokensBefore} → ${step.tokensAfter} tokens  ${step.durationMs.toFixed(2)} ms`);
+  console.log(
+    `  ${step.strategy.padEnd(20)} ${step.applied ? "applied" : "no-op  "}  ${step.tokensBefore} → ${step.tokensAfter} tokens  ${step.durationMs.toFixed(2)} ms`,
+  );
 }
-console.log(`\n  The view: ${view.tokens} tokens, ${view.entries.length} messages, tool-pair violations: ${checkToolPairs(view.entries.map((entry) => entry.message)).length}`);
+console.log(
+  `\n  The view: ${view.tokens} tokens, ${view.entries.length} messages, tool-pair violations: ${checkToolPairs(view.entries.map((entry) => entry.message)).length}`,
+);
 view.entries.forEach((entry) => console.log(`    ${String(entry.tokens).padStart(5)} tokens  ${describe(entry.message)}`));
 console.log("");

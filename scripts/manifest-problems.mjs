@@ -5,7 +5,11 @@ const FIX = "(node scripts/sync-package-manifests.mjs adds it)";
 /** An exports map as published: the workspace-only condition points into src/, which is not packed. */
 export function withoutSourceCondition(exports) {
   if (typeof exports !== "object" || exports === null) return exports;
-  return Object.fromEntries(Object.entries(exports).filter(([key]) => key !== "@ctxkit/source").map(([key, value]) => [key, withoutSourceCondition(value)]));
+  return Object.fromEntries(
+    Object.entries(exports)
+      .filter(([key]) => key !== "@ctxkit/source")
+      .map(([key, value]) => [key, withoutSourceCondition(value)]),
+  );
 }
 
 /** @returns {string[]} one line per problem; `packed` is the package.json inside the tarball. */
@@ -20,8 +24,13 @@ export function manifestProblems(folder, manifest, packed) {
     problems.push(`"repository" should be { "type": "git", "url": "${REPOSITORY_URL}", "directory": "packages/${folder}" } ${FIX}`);
   }
   // The workspace-only condition points into src/, which is not packed: publishConfig.exports replaces the map on pack.
-  if (JSON.stringify(packed.exports ?? {}).includes("@ctxkit/source") || JSON.stringify(packed.exports) !== JSON.stringify(withoutSourceCondition(manifest.exports))) {
-    problems.push(`the packed "exports" are not "exports" without the "@ctxkit/source" condition: set "publishConfig": { "exports": … } to that ${FIX}`);
+  if (
+    JSON.stringify(packed.exports ?? {}).includes("@ctxkit/source") ||
+    JSON.stringify(packed.exports) !== JSON.stringify(withoutSourceCondition(manifest.exports))
+  ) {
+    problems.push(
+      `the packed "exports" are not "exports" without the "@ctxkit/source" condition: set "publishConfig": { "exports": … } to that ${FIX}`,
+    );
   }
   for (const [name, range] of Object.entries(packed.dependencies ?? {})) {
     if (String(range).startsWith("workspace:")) problems.push(`dependency ${name} was packed as "${range}"`);

@@ -15,7 +15,10 @@ export function packPackages(root, destination) {
   const [command, prefix] = pnpmCommand();
   return publishablePackages(root).map((entry) => {
     const before = new Set(readdirSync(destination));
-    execFileSync(command, [...prefix, "pack", "--pack-destination", destination], { cwd: entry.directory, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(command, [...prefix, "pack", "--pack-destination", destination], {
+      cwd: entry.directory,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     const created = readdirSync(destination).filter((file) => !before.has(file) && file.endsWith(".tgz"));
     if (created.length !== 1) throw new Error(`pnpm pack in packages/${entry.folder} made ${created.length} tarballs`);
     return { ...entry, tarball: join(destination, created[0]) };

@@ -25,9 +25,15 @@ const reports = [
 const postgresEnv = join(root, ".tmp/postgres.env");
 const postgresUrl =
   process.env.CTXKIT_POSTGRES_URL ??
-  (existsSync(postgresEnv) ? readFileSync(postgresEnv, "utf8").match(/^CTXKIT_POSTGRES_URL=(.+)$/m)?.[1]?.trim() : undefined);
+  (existsSync(postgresEnv)
+    ? readFileSync(postgresEnv, "utf8")
+        .match(/^CTXKIT_POSTGRES_URL=(.+)$/m)?.[1]
+        ?.trim()
+    : undefined);
 if (postgresUrl === undefined) {
-  console.log("context-postgres: no PostgreSQL server known (set CTXKIT_POSTGRES_URL, or run `bash scripts/postgres.sh start`); its conformance run is skipped.");
+  console.log(
+    "context-postgres: no PostgreSQL server known (set CTXKIT_POSTGRES_URL, or run `bash scripts/postgres.sh start`); its conformance run is skipped.",
+  );
 } else {
   reports.push(["packages/context-postgres", "--config", JSON.stringify({ connectionString: postgresUrl, schema: "ctxkit_start" })]);
 }
@@ -61,9 +67,17 @@ function measureMutationScore() {
   const folder = mkdtempSync(join(tmpdir(), "ctxkit-mutants-"));
   const outputFile = join(folder, "report.json");
   try {
-    const files = ["packages/conformance/test/broken-modules.test.ts", "packages/conformance/src/strategy/run-strategy-conformance.test.ts"];
-    spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${outputFile}`, ...files], { cwd: root, stdio: "ignore" });
-    const results = existsSync(outputFile) ? JSON.parse(readFileSync(outputFile, "utf8")).testResults.flatMap((file) => file.assertionResults) : [];
+    const files = [
+      "packages/conformance/test/broken-modules.test.ts",
+      "packages/conformance/src/strategy/run-strategy-conformance.test.ts",
+    ];
+    spawnSync(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--reporter=json", `--outputFile=${outputFile}`, ...files], {
+      cwd: root,
+      stdio: "ignore",
+    });
+    const results = existsSync(outputFile)
+      ? JSON.parse(readFileSync(outputFile, "utf8")).testResults.flatMap((file) => file.assertionResults)
+      : [];
     const mutants = results.filter((test) => test.title.startsWith("should fail "));
     const missed = mutants.filter((test) => test.status !== "passed").map((test) => test.title.replace(/^should fail /, ""));
     const caught = mutants.length - missed.length;
@@ -71,7 +85,7 @@ function measureMutationScore() {
     const line =
       mutants.length === 0
         ? "mutation score: the kit's own tests did not run"
-        : `mutation score: ${caught}/${mutants.length} broken modules and strategies caught (${share}%)` + (missed.length === 0 ? "" : `; missed: ${missed.join(" | ")}`);
+        : `mutation score: ${caught}/${mutants.length} broken modules and strategies caught (${share}%)${missed.length === 0 ? "" : `; missed: ${missed.join(" | ")}`}`;
     return { caught, total: Math.max(mutants.length, 1), line };
   } finally {
     rmSync(folder, { recursive: true, force: true });

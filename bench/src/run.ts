@@ -29,7 +29,13 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
 }
 
 function writeResults(results: readonly BenchmarkResult[], quick: boolean): void {
-  const environment = { date: new Date().toISOString(), node: process.version, platform: `${process.platform} ${process.arch}`, cpu: cpus()[0]?.model ?? "unknown", quick };
+  const environment = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: cpus()[0]?.model ?? "unknown",
+    quick,
+  };
   mkdirSync(resultsFolder, { recursive: true });
   writeFileSync(new URL("latest.json", resultsFolder), `${JSON.stringify({ ...environment, results }, null, 2)}\n`);
   const markdown = [
@@ -63,7 +69,10 @@ async function main(): Promise<void> {
   for (const benchmark of selected) {
     console.log(`\n▶ ${benchmark.name}: ${benchmark.description}${quick ? " (--quick)" : ""}`);
     const started = performance.now();
-    const tables = await benchmark.run({ quick, flags: argumentsGiven.filter((argument) => argument.startsWith("--") && argument !== "--quick") });
+    const tables = await benchmark.run({
+      quick,
+      flags: argumentsGiven.filter((argument) => argument.startsWith("--") && argument !== "--quick"),
+    });
     const durationMs = performance.now() - started;
     for (const table of tables) console.log(`\n${formatTable(table)}`);
     console.log(`\n  ${benchmark.name} took ${formatDuration(durationMs)}`);

@@ -94,7 +94,11 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
         ["first request (counts every message once)", formatDuration(firstRequestMs), 1],
         ["request after one new message, no compaction", formatDuration(steadyRequest.medianMs), steadyRequest.samplesMs.length],
         ["request after one new message, sticky compacted view", formatDuration(stickyRequest.medianMs), stickyRequest.samplesMs.length],
-        [`one compaction to a ${BUDGET.toLocaleString("en")}-token budget`, formatDuration(compaction.medianMs), compaction.samplesMs.length],
+        [
+          `one compaction to a ${BUDGET.toLocaleString("en")}-token budget`,
+          formatDuration(compaction.medianMs),
+          compaction.samplesMs.length,
+        ],
         ["tokenizer calls per history message over a replay", (replayCounter.calls / history.length).toFixed(3), 1],
         ["tokenizer calls per message for rewritten messages", (replayCounter.rewrittenCalls / history.length).toFixed(3), 1],
       ],

@@ -116,7 +116,8 @@ function printSamples(files: readonly string[]): void {
     // Every fifth call with facts, so a sample spans the whole session deterministically.
     const sample = facts.filter((_, index) => index % 5 === 0).slice(0, 8);
     console.log(`\n  facts of ${transcriptLabel(file)} (${facts.length} calls with facts; message index: facts):`);
-    for (const [index, used] of sample) console.log(`    #${index}: ${used.slice(0, 8).join("  ")}${used.length > 8 ? ` … (${used.length})` : ""}`);
+    for (const [index, used] of sample)
+      console.log(`    #${index}: ${used.slice(0, 8).join("  ")}${used.length > 8 ? ` … (${used.length})` : ""}`);
   }
 }
 
@@ -129,13 +130,20 @@ async function runAll(files: readonly string[], quick: boolean): Promise<CostRep
   jobs.forEach((job, index) => lanes[index % PARALLEL_CHILDREN]!.push(job));
   const outcomes = await Promise.all(
     lanes.map((lane, laneIndex) =>
-      runJobsInChild<CostJob, CostReport>(new URL("../cost/cost-child.ts", import.meta.url), lane, reportJobProgress(`cost lane ${laneIndex + 1}`)),
+      runJobsInChild<CostJob, CostReport>(
+        new URL("../cost/cost-child.ts", import.meta.url),
+        lane,
+        reportJobProgress(`cost lane ${laneIndex + 1}`),
+      ),
     ),
   );
   const killed = lanes.flatMap((lane, laneIndex) => lane.filter((_, index) => outcomes[laneIndex]![index]!.timedOut));
-  if (killed.length > 0) throw new Error(`cost: replays killed at the safety limit: ${killed.map((job) => `${job.system} on ${job.file}`).join(", ")}`);
+  if (killed.length > 0)
+    throw new Error(`cost: replays killed at the safety limit: ${killed.map((job) => `${job.system} on ${job.file}`).join(", ")}`);
   return COST_SYSTEMS.map((system) =>
-    lanes.flatMap((lane, laneIndex) => lane.flatMap((job, index) => (job.system === system.label ? outcomes[laneIndex]![index]!.reports : []))),
+    lanes.flatMap((lane, laneIndex) =>
+      lane.flatMap((job, index) => (job.system === system.label ? outcomes[laneIndex]![index]!.reports : [])),
+    ),
   );
 }
 
@@ -146,16 +154,25 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
   }
   const lengths = new Map(all.map((file) => [file, readTranscript(file).length]));
   // --quick: the shortest transcripts with more than a handful of calls.
-  const files = quick ? [...all].filter((file) => lengths.get(file)! >= 20).sort((first, second) => lengths.get(first)! - lengths.get(second)!).slice(0, QUICK_TRANSCRIPTS) : all;
+  const files = quick
+    ? [...all]
+        .filter((file) => lengths.get(file)! >= 20)
+        .sort((first, second) => lengths.get(first)! - lengths.get(second)!)
+        .slice(0, QUICK_TRANSCRIPTS)
+    : all;
   if (flags.includes("--samples")) printSamples(files);
   const started = performance.now();
   const reportsBySystem = await runAll(files, quick);
-  process.stderr.write(`  cost: ${COST_SYSTEMS.length} systems × ${files.length} transcripts × ${BUDGETS.length} budgets took ${formatDuration(performance.now() - started)}\n`);
+  process.stderr.write(
+    `  cost: ${COST_SYSTEMS.length} systems × ${files.length} transcripts × ${BUDGETS.length} budgets took ${formatDuration(performance.now() - started)}\n`,
+  );
 
   const referenceIndex = COST_SYSTEMS.findIndex((system) => system.label === REFERENCE);
   const figures = BUDGETS.flatMap((budget) => {
     const reference = sum(reportsBySystem[referenceIndex]!.filter((report) => report.budget === budget));
-    return COST_SYSTEMS.map((system, index) => figuresOf(system.label, budget, sum(reportsBySystem[index]!.filter((report) => report.budget === budget)), reference));
+    return COST_SYSTEMS.map((system, index) =>
+      figuresOf(system.label, budget, sum(reportsBySystem[index]!.filter((report) => report.budget === budget)), reference),
+    );
   });
   const perTranscript = (label: string): Cell[][] =>
     files.map((file) => {
@@ -175,7 +192,20 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
   const tables: Table[] = [
     {
       title: `Cost against retention at 24k and 64k (${workload})`,
-      columns: ["budget", "system", "cost Anthropic", "cost OpenAI", "retention", "cache read", "mean view", "refused", "pair faults", "over budget", "empty", "lost latest user"],
+      columns: [
+        "budget",
+        "system",
+        "cost Anthropic",
+        "cost OpenAI",
+        "retention",
+        "cache read",
+        "mean view",
+        "refused",
+        "pair faults",
+        "over budget",
+        "empty",
+        "lost latest user",
+      ],
       rows: figures.map(mainRow),
       notes: [
         "A view is requested before each assistant message (each model call). Cost: billed input tokens over all requests ÷ the full history's, per price model.",
@@ -191,7 +221,11 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
     },
     ...["ctxkit default", "ctxkit previous default"].map((label) => ({
       title: `${label} per transcript: refused / requests and retention`,
-      columns: ["transcript", "messages", ...BUDGETS.flatMap((budget) => [`refused ${formatBudget(budget)}`, `retention ${formatBudget(budget)}`])],
+      columns: [
+        "transcript",
+        "messages",
+        ...BUDGETS.flatMap((budget) => [`refused ${formatBudget(budget)}`, `retention ${formatBudget(budget)}`]),
+      ],
       rows: perTranscript(label),
     })),
   ];
@@ -200,11 +234,24 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
 }
 
 function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[], quick: boolean): void {
-  const environment = { date: new Date().toISOString(), node: process.version, platform: `${process.platform} ${process.arch}`, cpu: cpus()[0]?.model ?? "unknown", quick };
+  const environment = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: cpus()[0]?.model ?? "unknown",
+    quick,
+  };
   mkdirSync(resultsFolder, { recursive: true });
   writeFileSync(new URL("cost.json", resultsFolder), `${JSON.stringify({ ...environment, budgets: BUDGETS, figures }, null, 2)}\n`);
   const header = `${environment.date} · Node ${environment.node} · ${environment.platform} · ${environment.cpu}${quick ? " · --quick" : ""}`;
-  const markdown = ["# ctxkit cost against retention", "", header, "", "![cost against retention](cost.svg)", ...tables.flatMap((table) => ["", formatMarkdownTable(table)])];
+  const markdown = [
+    "# ctxkit cost against retention",
+    "",
+    header,
+    "",
+    "![cost against retention](cost.svg)",
+    ...tables.flatMap((table) => ["", formatMarkdownTable(table)]),
+  ];
   writeFileSync(new URL("cost.md", resultsFolder), `${markdown.join("\n")}\n`);
   const ablations = new Set(COST_SYSTEMS.filter((system) => system.isAblation === true).map((system) => system.label));
   const points: ChartPoint[] = figures
@@ -218,7 +265,11 @@ function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[],
     }));
   writeFileSync(
     new URL("cost.svg", resultsFolder),
-    renderCostChart(points, `Cost against retention${quick ? " (--quick)" : ""}: ${header}`, "billed input ÷ full history's, Anthropic pricing (cache read 0.1×, write 1.25×)"),
+    renderCostChart(
+      points,
+      `Cost against retention${quick ? " (--quick)" : ""}: ${header}`,
+      "billed input ÷ full history's, Anthropic pricing (cache read 0.1×, write 1.25×)",
+    ),
   );
   console.log("  wrote bench/results/cost.md, cost.json and cost.svg");
 }

@@ -28,8 +28,24 @@ interface Settings {
   readonly peerScenarioMs: number;
 }
 
-const FULL: Settings = { sizes: [1_000, 3_000, 10_000], boundMs: 10_000, ctxkitRuns: 200, compactionRuns: 7, peerRuns: 7, ctxkitScenarioMs: 3_000, peerScenarioMs: 5_000 };
-const QUICK: Settings = { sizes: [1_000], boundMs: 1_000, ctxkitRuns: 50, compactionRuns: 3, peerRuns: 3, ctxkitScenarioMs: 500, peerScenarioMs: 500 };
+const FULL: Settings = {
+  sizes: [1_000, 3_000, 10_000],
+  boundMs: 10_000,
+  ctxkitRuns: 200,
+  compactionRuns: 7,
+  peerRuns: 7,
+  ctxkitScenarioMs: 3_000,
+  peerScenarioMs: 5_000,
+};
+const QUICK: Settings = {
+  sizes: [1_000],
+  boundMs: 1_000,
+  ctxkitRuns: 50,
+  compactionRuns: 3,
+  peerRuns: 3,
+  ctxkitScenarioMs: 500,
+  peerScenarioMs: 500,
+};
 
 /** The scenarios a system runs at each history length: a stateless peer's steady request and its compaction are one trim. */
 function scenariosOf(system: string): Scenario[] {
@@ -57,7 +73,17 @@ function buildJobs(systems: readonly string[], settings: Settings): RequestJob[]
       }
     }
     for (const input of Object.keys(PATHOLOGICAL_INPUTS) as PathologicalInput[]) {
-      jobs.push({ system, scenario: "pathological", size: 0, input, budget: PATHOLOGICAL_BUDGET, runs: 3, boundMs: settings.boundMs, scenarioMs, skipIfTimedOut: [] });
+      jobs.push({
+        system,
+        scenario: "pathological",
+        size: 0,
+        input,
+        budget: PATHOLOGICAL_BUDGET,
+        runs: 3,
+        boundMs: settings.boundMs,
+        scenarioMs,
+        skipIfTimedOut: [],
+      });
     }
   }
   return jobs;
@@ -76,7 +102,8 @@ function summarize(outcome: Outcome | undefined, boundMs: number): Cellwise {
   const samples = outcome.reports.filter((report): report is Sample => report.kind === "sample");
   const warm = samples.filter((sample) => !sample.isWarmup);
   const skipped = outcome.reports.some((report) => report.kind === "skipped");
-  if (outcome.timedOut || skipped) return { milliseconds: undefined, text: `${formatBound(boundMs)}${skipped ? "*" : ""}`, last: undefined, samples };
+  if (outcome.timedOut || skipped)
+    return { milliseconds: undefined, text: `${formatBound(boundMs)}${skipped ? "*" : ""}`, last: undefined, samples };
   const chosen = warm.length > 0 ? warm : samples;
   const milliseconds = median(chosen.map((sample) => sample.milliseconds));
   return { milliseconds, text: `${warm.length > 0 ? "" : "~"}${formatDuration(milliseconds)}`, last: samples.at(-1), samples: chosen };
@@ -130,7 +157,11 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   const requestRows: Cell[][] = [];
   const compactedSteady: string[] = [];
   for (const size of settings.sizes) {
-    const baseline = { free: cell(BASELINE, size, "free"), steady: cell(BASELINE, size, "steady"), compaction: cell(BASELINE, size, "compaction") };
+    const baseline = {
+      free: cell(BASELINE, size, "free"),
+      steady: cell(BASELINE, size, "steady"),
+      compaction: cell(BASELINE, size, "compaction"),
+    };
     const compacting = baseline.steady.samples.filter((sample) => sample.compacted === true);
     if (compacting.length > 0) {
       const time = formatDuration(median(compacting.map((sample) => sample.milliseconds)));

@@ -54,8 +54,16 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
       title: `Resuming a ${resume.messages.toLocaleString("en")}-message journal (${(resume.bytes / 1e6).toFixed(1)} MB)`,
       columns: ["measure", "median", "runs"],
       rows: [
-        ["createPersistentContext: lock, read, check, freeze, load", formatDuration(resume.resume.medianMs), resume.resume.samplesMs.length],
-        ["plain readFile + split + JSON.parse of every line, kept in an array", formatDuration(resume.plainParse.medianMs), resume.plainParse.samplesMs.length],
+        [
+          "createPersistentContext: lock, read, check, freeze, load",
+          formatDuration(resume.resume.medianMs),
+          resume.resume.samplesMs.length,
+        ],
+        [
+          "plain readFile + split + JSON.parse of every line, kept in an array",
+          formatDuration(resume.plainParse.medianMs),
+          resume.plainParse.samplesMs.length,
+        ],
         ["ratio", ratio(resume.resume.medianMs / resume.plainParse.medianMs), ""],
       ],
       notes: [

@@ -14,7 +14,13 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   const url = findPostgresUrl();
   if (url === undefined) {
     console.log("  postgres: no PostgreSQL server known (set CTXKIT_POSTGRES_URL, or run `bash scripts/postgres.sh start`); skipped.");
-    return [{ title: "context-postgres (skipped: no PostgreSQL server)", columns: ["note"], rows: [["run `bash scripts/postgres.sh start`, then `pnpm bench postgres`"]] }];
+    return [
+      {
+        title: "context-postgres (skipped: no PostgreSQL server)",
+        columns: ["note"],
+        rows: [["run `bash scripts/postgres.sh start`, then `pnpm bench postgres`"]],
+      },
+    ];
   }
   const messages = generateSession({ messages: 2_000, meanOutputChars: 800 });
   const turnsTotal = quick ? 160 : 480;

@@ -68,7 +68,9 @@ function peer(label: string, system: string): SystemUnderTest {
 const SYSTEMS: readonly SystemUnderTest[] = [
   ctxkit("ctxkit · preset truncate", () => ({ preset: "truncate" })),
   ctxkit("ctxkit · preset summarize (extractive)", () => ({ preset: "summarize", summaryStrategy: createSummaryStrategy() })),
-  ctxkit("ctxkit · session-memory (extractive)", () => ({ strategies: ["clear-tool-results", createSessionMemoryStrategy({ updateEveryTokens: 2_000 }), "truncate"] })),
+  ctxkit("ctxkit · session-memory (extractive)", () => ({
+    strategies: ["clear-tool-results", createSessionMemoryStrategy({ updateEveryTokens: 2_000 }), "truncate"],
+  })),
   ctxkit("ctxkit · sliding-window 40", () => ({ strategies: ["sliding-window", "clear-tool-results", "truncate"] })),
   ctxkit("ctxkit · importance", () => ({ strategies: ["clear-tool-results", "importance"] })),
   peer("langchain trimMessages (approx)", "langchain · approx"),
@@ -83,7 +85,8 @@ function textOf(content: string | ContentPart[] | null): string {
 
 /** What a message says, whatever system's format it went through: role, text, tool ids and calls. */
 function identity(message: Message): string {
-  const calls = message.role === "assistant" ? (message.tool_calls ?? []).map((call) => [call.id, call.function.name, call.function.arguments]) : [];
+  const calls =
+    message.role === "assistant" ? (message.tool_calls ?? []).map((call) => [call.id, call.function.name, call.function.arguments]) : [];
   return JSON.stringify([message.role, textOf(message.content), message.role === "tool" ? message.tool_call_id : null, calls]);
 }
 
@@ -98,7 +101,16 @@ interface Composition {
   droppedTokens: number;
 }
 
-const emptyComposition = (): Composition => ({ verbatim: 0, shortened: 0, summarised: 0, dropped: 0, verbatimTokens: 0, shortenedTokens: 0, summarisedTokens: 0, droppedTokens: 0 });
+const emptyComposition = (): Composition => ({
+  verbatim: 0,
+  shortened: 0,
+  summarised: 0,
+  dropped: 0,
+  verbatimTokens: 0,
+  shortenedTokens: 0,
+  summarisedTokens: 0,
+  droppedTokens: 0,
+});
 
 /** Each history message's fate in the last view: matched in order, a changed tool result or a message with the same start counts as shortened. */
 function compose(history: readonly Message[], tokens: readonly number[], view: readonly Message[], into: Composition): void {
@@ -131,7 +143,10 @@ function compose(history: readonly Message[], tokens: readonly number[], view: r
     for (let index = next; index < history.length; index += 1) {
       const original = history[index]!;
       const isSameResult = message.role === "tool" && original.role === "tool" && original.tool_call_id === message.tool_call_id;
-      if (isSameResult || (original.role === message.role && message.role !== "tool" && head !== "" && textOf(original.content).startsWith(head))) {
+      if (
+        isSameResult ||
+        (original.role === message.role && message.role !== "tool" && head !== "" && textOf(original.content).startsWith(head))
+      ) {
         fate[index] = "shortened";
         next = index + 1;
         break;
@@ -148,7 +163,8 @@ function compose(history: readonly Message[], tokens: readonly number[], view: r
 /** Tokens of the longest common prefix of two consecutive views: what a provider's prompt cache could reuse. */
 function commonPrefixTokens(previous: readonly string[], current: readonly string[], tokens: readonly number[]): number {
   let common = 0;
-  for (let index = 0; index < current.length && index < previous.length && previous[index] === current[index]; index += 1) common += tokens[index]!;
+  for (let index = 0; index < current.length && index < previous.length && previous[index] === current[index]; index += 1)
+    common += tokens[index]!;
   return common;
 }
 

@@ -117,7 +117,8 @@ function validationNote(outcomes: readonly Outcome[]): string[] {
     const ratios = outcome.reports.flatMap((report) =>
       report.validationMs === undefined || report.milliseconds < MIN_CHECKED_MS ? [] : [report.validationMs / report.milliseconds],
     );
-    if (ratios.length === 0) return [`${outcome.system}: no replay between ${MIN_CHECKED_MS} ms and the check limit, to run for real as a check.`];
+    if (ratios.length === 0)
+      return [`${outcome.system}: no replay between ${MIN_CHECKED_MS} ms and the check limit, to run for real as a check.`];
     return [
       `${outcome.system}: predictions checked against ${ratios.length} real replays of ${MIN_CHECKED_MS} ms or more: real ÷ predicted = ${median(ratios).toFixed(2)} median (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}).`,
     ];
@@ -163,10 +164,15 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
         killed: files.filter((_, index) => own[index]!.timedOut),
       });
     }
-    process.stderr.write(`  replay: ${group.join(", ")} over ${files.length} transcripts took ${formatDuration(performance.now() - started)}\n`);
+    process.stderr.write(
+      `  replay: ${group.join(", ")} over ${files.length} transcripts took ${formatDuration(performance.now() - started)}\n`,
+    );
   }
   // Tables list the systems in SYSTEMS order, ctxkit first.
-  outcomes.sort((left, right) => SYSTEMS.findIndex((system) => system.name === left.system) - SYSTEMS.findIndex((system) => system.name === right.system));
+  outcomes.sort(
+    (left, right) =>
+      SYSTEMS.findIndex((system) => system.name === left.system) - SYSTEMS.findIndex((system) => system.name === right.system),
+  );
 
   const sums = (budget: number) =>
     outcomes.map((outcome) => ({ system: outcome.system, sum: sum(outcome.reports.filter((report) => report.budget === budget)) }));
@@ -196,7 +202,17 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
     },
     {
       title: "Replay correctness: views judged by core's checkToolPairs and exact counter (countMessageTokens + o200k_base)",
-      columns: ["budget", "system", "requests", "refused", "malformed", "pair violations", "over budget", "lost system", "lost latest user"],
+      columns: [
+        "budget",
+        "system",
+        "requests",
+        "refused",
+        "malformed",
+        "pair violations",
+        "over budget",
+        "lost system",
+        "lost latest user",
+      ],
       rows: byBudget((budget, system, own) => correctnessRow(budget, system, own)),
       notes: [
         "Refused: ctxkit threw ContextBudgetError because even its minimal view (system, latest user turn, shortened) cannot fit: a correct answer.",

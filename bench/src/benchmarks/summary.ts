@@ -53,8 +53,10 @@ function meterSummarizer(counter: TokenCounter): SummarizerMeter {
 
 /** A message as the summarizer sees it, for the baseline: long tool outputs and arguments cut the strategy's way. */
 function tokensAsSent(message: Message, counter: TokenCounter): number {
-  const cut = (text: string) => (text.length <= MAX_TOOL_OUTPUT_CHARS ? text : `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n[… characters not shown …]`);
-  if (message.role === "tool" && typeof message.content === "string") return countMessageTokens({ ...message, content: cut(message.content) }, counter);
+  const cut = (text: string) =>
+    text.length <= MAX_TOOL_OUTPUT_CHARS ? text : `${text.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n[… characters not shown …]`;
+  if (message.role === "tool" && typeof message.content === "string")
+    return countMessageTokens({ ...message, content: cut(message.content) }, counter);
   if (message.role === "assistant" && message.tool_calls !== undefined) {
     const calls = message.tool_calls.map((call) => ({ ...call, function: { ...call.function, arguments: cut(call.function.arguments) } }));
     return countMessageTokens({ ...message, tool_calls: calls }, counter);
@@ -64,8 +66,15 @@ function tokensAsSent(message: Message, counter: TokenCounter): number {
 
 function createManager(summarizer: Summarizer | undefined, store: MemoryMessageStore, onEvent?: SimpleContextConfig["onEvent"]) {
   const strategies: SimpleContextConfig["strategies"] =
-    summarizer === undefined ? ["clear-tool-results", "truncate"] : ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"];
-  return new ContextEngine(store, { maxTokens: BUDGET, tokenizer: "o200k_base", strategies, ...(onEvent === undefined ? {} : { onEvent }) });
+    summarizer === undefined
+      ? ["clear-tool-results", "truncate"]
+      : ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"];
+  return new ContextEngine(store, {
+    maxTokens: BUDGET,
+    tokenizer: "o200k_base",
+    strategies,
+    ...(onEvent === undefined ? {} : { onEvent }),
+  });
 }
 
 /** A store holding only strategy state, as a restarted process would find it. */
@@ -100,7 +109,9 @@ async function replay(label: string, history: readonly Message[], counter: Token
   const manager = createManager(meter.summarizer, store, (event, payload) => {
     if (event === "context:pre_compact") compactions += 1;
     if (event === "context:post_compact") {
-      summaryApplied = (payload as ContextEventMap["context:post_compact"]).steps.some((step) => step.strategy === "summary" && step.applied);
+      summaryApplied = (payload as ContextEventMap["context:post_compact"]).steps.some(
+        (step) => step.strategy === "summary" && step.applied,
+      );
     }
   });
   const sentTokens = history.map((message) => tokensAsSent(message, counter));
@@ -133,7 +144,13 @@ interface FreshRequest {
 }
 
 /** A new manager (a restart) given `history`, timed over its first request; `state` is copied so every run starts alike. */
-async function timeFreshRequest(history: readonly Message[], state: StateSnapshot | undefined, withSummary: boolean, runs: number, counter: TokenCounter): Promise<FreshRequest> {
+async function timeFreshRequest(
+  history: readonly Message[],
+  state: StateSnapshot | undefined,
+  withSummary: boolean,
+  runs: number,
+  counter: TokenCounter,
+): Promise<FreshRequest> {
   const samples: number[] = [];
   let calls = 0;
   let inputTokens = 0;
@@ -151,9 +168,16 @@ async function timeFreshRequest(history: readonly Message[], state: StateSnapsho
 }
 
 function loadSessions(): Array<{ label: string; history: Message[] }> {
-  const sessions = [{ label: `generated, seed 42 (${SESSION_MESSAGES} messages)`, history: generateSession({ messages: SESSION_MESSAGES, meanOutputChars: 800 }) }];
+  const sessions = [
+    {
+      label: `generated, seed 42 (${SESSION_MESSAGES} messages)`,
+      history: generateSession({ messages: SESSION_MESSAGES, meanOutputChars: 800 }),
+    },
+  ];
   if (existsSync(transcriptsFolder)) {
-    const files = readdirSync(transcriptsFolder).filter((file) => file.endsWith(".jsonl")).sort();
+    const files = readdirSync(transcriptsFolder)
+      .filter((file) => file.endsWith(".jsonl"))
+      .sort();
     const history = files.flatMap((file) => readMessagesFile(`${transcriptsFolder}${file}`)).slice(0, SESSION_MESSAGES);
     sessions.push({ label: `real transcripts, concatenated (${history.length} messages)`, history });
   }
@@ -180,7 +204,14 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
     const plain = await timeFreshRequest(history, undefined, false, runs, counter);
     const steady = median(result.steadyRequestMs);
     reuseRows.push(
-      [result.label, "restart, checkpoint cached (reused)", history.length, formatDuration(cached.medianMs), cached.calls, thousands(cached.inputTokens)],
+      [
+        result.label,
+        "restart, checkpoint cached (reused)",
+        history.length,
+        formatDuration(cached.medianMs),
+        cached.calls,
+        thousands(cached.inputTokens),
+      ],
       [result.label, "restart, nothing cached", history.length, formatDuration(cold.medianMs), cold.calls, thousands(cold.inputTokens)],
       [result.label, "restart, no summary strategy", history.length, formatDuration(plain.medianMs), "—", "—"],
       [result.label, "steady request between compactions (median)", "—", formatDuration(steady), 0, 0],
@@ -190,7 +221,18 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   return [
     {
       title: `Summarizer calls and input tokens over a replay, a request after every message (budget ${BUDGET.toLocaleString("en")}, o200k_base)`,
-      columns: ["session", "requests", "compactions", "applied a summary", "summarizer calls", "calls / summary", "calls / compaction", "input tokens", "naive input tokens", "naive ÷ ours"],
+      columns: [
+        "session",
+        "requests",
+        "compactions",
+        "applied a summary",
+        "summarizer calls",
+        "calls / summary",
+        "calls / compaction",
+        "input tokens",
+        "naive input tokens",
+        "naive ÷ ours",
+      ],
       rows: replays.map((result) => {
         const summaries = result.callsPerSummary.length;
         return [

@@ -87,7 +87,10 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
     }
   }
   const rows = timings.map((timing) =>
-    countRow(timing, timings.find((other) => other.input === timing.input && other.library === "ctxkit")),
+    countRow(
+      timing,
+      timings.find((other) => other.input === timing.input && other.library === "ctxkit"),
+    ),
   );
   return [
     {

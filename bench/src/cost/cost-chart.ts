@@ -17,7 +17,8 @@ const HEIGHT = 720;
 const MARGIN = { left: 70, right: 170, top: 60, bottom: 60 };
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
-const escapeXml = (text: string): string => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+const escapeXml = (text: string): string =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** The points no other point beats on both axes (cheaper or as cheap, and retaining as much or more), by cost. */
 export function paretoFrontier(points: readonly ChartPoint[]): ChartPoint[] {
@@ -87,7 +88,8 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
     right: x(point.cost) + 6,
     bottom: y(point.retention) + 6,
   }));
-  const overlaps = (box: (typeof boxes)[number]) => boxes.some((other) => box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom);
+  const overlaps = (box: (typeof boxes)[number]) =>
+    boxes.some((other) => box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom);
   // Labels placed first get the nearest places: the highlighted points, then by cost.
   const rank = (group: readonly ChartPoint[]) => (group.some((point) => point.isHighlighted === true) ? 0 : 1);
   const ordered = [...groups.values()].sort((first, second) => rank(first) - rank(second) || first[0]!.cost - second[0]!.cost);
@@ -115,7 +117,14 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
       for (const side of [1, -1]) {
         const left = side === 1 ? px + 8 : px - 8 - width;
         const box = { left, top: py - 6 + shift, right: left + width, bottom: py + 7 + shift };
-        if (left < MARGIN.left || box.right > WIDTH - 4 || box.top < MARGIN.top - 8 || box.bottom > MARGIN.top + plotHeight || overlaps(box)) continue;
+        if (
+          left < MARGIN.left ||
+          box.right > WIDTH - 4 ||
+          box.top < MARGIN.top - 8 ||
+          box.bottom > MARGIN.top + plotHeight ||
+          overlaps(box)
+        )
+          continue;
         chosen = { ...box, anchorX: side === 1 ? left : left + width, baseline: py + 4 + shift };
         break;
       }
@@ -123,7 +132,9 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
     chosen ??= { left: px + 8, top: py - 6, right: px + 8 + width, bottom: py + 7, anchorX: px + 8, baseline: py + 4 };
     boxes.push(chosen);
     if (Math.abs(chosen.baseline - (py + 4)) > 1) {
-      parts.push(`<line x1="${px.toFixed(1)}" y1="${py.toFixed(1)}" x2="${chosen.anchorX.toFixed(1)}" y2="${(chosen.baseline - 4).toFixed(1)}" stroke="${color}" stroke-width="0.6"/>`);
+      parts.push(
+        `<line x1="${px.toFixed(1)}" y1="${py.toFixed(1)}" x2="${chosen.anchorX.toFixed(1)}" y2="${(chosen.baseline - 4).toFixed(1)}" stroke="${color}" stroke-width="0.6"/>`,
+      );
     }
     parts.push(`<text x="${chosen.left.toFixed(1)}" y="${chosen.baseline.toFixed(1)}" fill="${color}">${escapeXml(text)}</text>`);
   }
@@ -139,7 +150,9 @@ export function renderCostChart(points: readonly ChartPoint[], title: string, xL
     parts.push(`<text x="${legendX + 16}" y="${legendY + 4}">budget ${escapeXml(name)}</text>`);
   });
   const frontierY = MARGIN.top + 10 + series.length * 20;
-  parts.push(`<line x1="${legendX}" y1="${frontierY}" x2="${legendX + 12}" y2="${frontierY}" stroke="#888" stroke-dasharray="5 4" stroke-width="1.5"/>`);
+  parts.push(
+    `<line x1="${legendX}" y1="${frontierY}" x2="${legendX + 12}" y2="${frontierY}" stroke="#888" stroke-dasharray="5 4" stroke-width="1.5"/>`,
+  );
   parts.push(`<text x="${legendX + 16}" y="${frontierY + 4}">Pareto frontier</text>`);
   parts.push(`<text x="${legendX}" y="${frontierY + 28}" fill="#555">up and left is better</text>`);
   parts.push("</svg>");

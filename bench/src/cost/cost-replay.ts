@@ -7,7 +7,14 @@ import { countRetained } from "./extract-facts.js";
 import { billedTokens, cachedPrefixTokens, PRICE_MODELS } from "./prompt-cache-pricing.js";
 
 export function emptyCostTotals(): CostTotals {
-  return { viewTokens: 0, cachedTokens: 0, billed: Object.fromEntries(PRICE_MODELS.map((model) => [model.name, 0])), facts: 0, retainedFacts: 0, emptyViews: 0 };
+  return {
+    viewTokens: 0,
+    cachedTokens: 0,
+    billed: Object.fromEntries(PRICE_MODELS.map((model) => [model.name, 0])),
+    facts: 0,
+    retainedFacts: 0,
+    emptyViews: 0,
+  };
 }
 
 export interface CostReplayInput {

@@ -23,7 +23,11 @@ export interface CostSystem {
 }
 
 /** A stateless system: each view computed from the whole history. */
-function stateless(label: string, summary: string, viewOf: (history: readonly Message[], budget: number, tokensOf: (message: Message) => number) => Message[]): CostSystem {
+function stateless(
+  label: string,
+  summary: string,
+  viewOf: (history: readonly Message[], budget: number, tokensOf: (message: Message) => number) => Message[],
+): CostSystem {
   return {
     label,
     summary,
@@ -66,7 +70,11 @@ function ablation(label: string, summary: string, config: () => SimpleContextCon
 }
 
 /** A peer from src/peers, through its ContextSession; LangChain's counter memoized (the same counts, so the same views). */
-function peer(label: string, summary: string, load: () => Promise<{ add(message: Message): unknown; request(budget: number): Promise<unknown>; decode(view: unknown): Message[] }>): CostSystem {
+function peer(
+  label: string,
+  summary: string,
+  load: () => Promise<{ add(message: Message): unknown; request(budget: number): Promise<unknown>; decode(view: unknown): Message[] }>,
+): CostSystem {
   return {
     label,
     summary,
@@ -88,48 +96,95 @@ const PREVIOUS_RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
 
 export const COST_SYSTEMS: readonly CostSystem[] = [
   stateless("full history", "full history: every message, every time (the reference of the cost ratios).", (history) => history.slice()),
-  stateless("masking (last 10)", "masking (last 10): observation masking, every tool output but the newest 10 replaced by a placeholder; no budget.", (history) =>
-    maskObservations(history),
+  stateless(
+    "masking (last 10)",
+    "masking (last 10): observation masking, every tool output but the newest 10 replaced by a placeholder; no budget.",
+    (history) => maskObservations(history),
   ),
   stateless(
     "masking + truncate",
     "masking + truncate: the masked view, then its oldest whole units dropped until it fits the budget (exact o200k_base counts).",
     (history, budget, tokensOf) => truncateToBudget(maskObservations(history), budget, tokensOf),
   ),
-  peer("langchain trimMessages", "langchain trimMessages: as the replay benchmark runs it (docs' options, countTokensApproximately), its counter memoized per message.", async () => {
-    const [{ createTrimSession }, { approximateMeasure }] = await Promise.all([import("../peers/langchain-trim.js"), import("../peers/langchain-counters.js")]);
-    return createTrimSession(new MemoizedListCounter(approximateMeasure, createMeter()).count);
-  }),
-  peer("ai-sdk recipe", "ai-sdk recipe: the cookbook's prepareStep compaction (pruneMessages, then the last N messages that fit), as the replay benchmark runs it.", async () =>
-    (await import("../peers/ai-sdk-prune.js")).createPruneSession(createMeter()),
+  peer(
+    "langchain trimMessages",
+    "langchain trimMessages: as the replay benchmark runs it (docs' options, countTokensApproximately), its counter memoized per message.",
+    async () => {
+      const [{ createTrimSession }, { approximateMeasure }] = await Promise.all([
+        import("../peers/langchain-trim.js"),
+        import("../peers/langchain-counters.js"),
+      ]);
+      return createTrimSession(new MemoizedListCounter(approximateMeasure, createMeter()).count);
+    },
   ),
-  ctxkit("ctxkit default", "ctxkit default: createSimpleContext() with no preset or strategies (what createContextManager({ store }) and mount run).", () => ({})),
+  peer(
+    "ai-sdk recipe",
+    "ai-sdk recipe: the cookbook's prepareStep compaction (pruneMessages, then the last N messages that fit), as the replay benchmark runs it.",
+    async () => (await import("../peers/ai-sdk-prune.js")).createPruneSession(createMeter()),
+  ),
+  ctxkit(
+    "ctxkit default",
+    "ctxkit default: createSimpleContext() with no preset or strategies (what createContextManager({ store }) and mount run).",
+    () => ({}),
+  ),
   ctxkit(
     "ctxkit previous default",
     "ctxkit previous default: the default before this change (threshold 0.92, target 0.6; clear-tool-results keeping 5 with a bare placeholder, trim-long-text, truncate).",
-    () => ({ ...PREVIOUS_RATIOS, strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"] }),
+    () => ({
+      ...PREVIOUS_RATIOS,
+      strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"],
+    }),
   ),
-  ablation("default, bare placeholders", "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).", () => ({
-    strategies: [{ name: "clear-tool-results", options: { keepRecent: 1, maxIdentifiers: 0 } }, "trim-long-text", "truncate", { name: "shorten-to-fit", options: { maxIdentifiers: 0 } }],
-  })),
+  ablation(
+    "default, bare placeholders",
+    "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).",
+    () => ({
+      strategies: [
+        { name: "clear-tool-results", options: { keepRecent: 1, maxIdentifiers: 0 } },
+        "trim-long-text",
+        "truncate",
+        { name: "shorten-to-fit", options: { maxIdentifiers: 0 } },
+      ],
+    }),
+  ),
   ablation("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its last step.", () => ({
     strategies: [{ name: "clear-tool-results", options: { keepRecent: 1 } }, "trim-long-text", "truncate"],
   })),
-  ablation("default, keepRecent 5", "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.", () => ({
-    strategies: ["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"],
-  })),
-  ablation("default at 0.92 / 0.6", "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.", () => PREVIOUS_RATIOS),
+  ablation(
+    "default, keepRecent 5",
+    "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.",
+    () => ({
+      strategies: ["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"],
+    }),
+  ),
+  ablation(
+    "default at 0.92 / 0.6",
+    "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.",
+    () => PREVIOUS_RATIOS,
+  ),
   ctxkit("ctxkit truncate", 'ctxkit truncate: preset "truncate".', () => ({ preset: "truncate" })),
-  ctxkit("ctxkit summarize", 'ctxkit summarize: preset "summarize" with createSummaryStrategy() (the extractive summarizer, no LLM).', () => ({
-    preset: "summarize",
-    summaryStrategy: createSummaryStrategy(),
-  })),
-  ctxkit("ctxkit microcompact mix", "ctxkit microcompact mix: strategies [microcompact, clear-tool-results, trim-long-text, truncate].", () => ({
-    strategies: ["microcompact", "clear-tool-results", "trim-long-text", "truncate"],
-  })),
-  ctxkit("ctxkit session-memory mix", "ctxkit session-memory mix: strategies [clear-tool-results, session memory (extractive, every 2,000 tokens), truncate].", () => ({
-    strategies: ["clear-tool-results", createSessionMemoryStrategy({ updateEveryTokens: 2_000 }), "truncate"],
-  })),
+  ctxkit(
+    "ctxkit summarize",
+    'ctxkit summarize: preset "summarize" with createSummaryStrategy() (the extractive summarizer, no LLM).',
+    () => ({
+      preset: "summarize",
+      summaryStrategy: createSummaryStrategy(),
+    }),
+  ),
+  ctxkit(
+    "ctxkit microcompact mix",
+    "ctxkit microcompact mix: strategies [microcompact, clear-tool-results, trim-long-text, truncate].",
+    () => ({
+      strategies: ["microcompact", "clear-tool-results", "trim-long-text", "truncate"],
+    }),
+  ),
+  ctxkit(
+    "ctxkit session-memory mix",
+    "ctxkit session-memory mix: strategies [clear-tool-results, session memory (extractive, every 2,000 tokens), truncate].",
+    () => ({
+      strategies: ["clear-tool-results", createSessionMemoryStrategy({ updateEveryTokens: 2_000 }), "truncate"],
+    }),
+  ),
 ];
 
 export function findCostSystem(label: string): CostSystem {

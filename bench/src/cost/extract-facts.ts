@@ -108,7 +108,8 @@ export function identifiersOf(message: Message): ReadonlySet<string> {
 export function factsUsedByCalls(transcript: readonly Message[]): Map<number, string[]> {
   const instructionIdentifiers = new Set<string>();
   for (const message of transcript) {
-    if (message.role === "system" || message.role === "developer") for (const identifier of identifiersOf(message)) instructionIdentifiers.add(identifier);
+    if (message.role === "system" || message.role === "developer")
+      for (const identifier of identifiersOf(message)) instructionIdentifiers.add(identifier);
   }
   const earlierMessages = new Map<string, number>();
   const facts = new Map<number, string[]>();

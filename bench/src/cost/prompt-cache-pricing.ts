@@ -24,7 +24,8 @@ export const PRICE_MODELS: readonly PriceModel[] = [ANTHROPIC_PRICING, OPENAI_PR
  */
 export function cachedPrefixTokens(previous: readonly string[], current: readonly string[], tokens: readonly number[]): number {
   let common = 0;
-  for (let index = 0; index < current.length && index < previous.length && previous[index] === current[index]; index += 1) common += tokens[index]!;
+  for (let index = 0; index < current.length && index < previous.length && previous[index] === current[index]; index += 1)
+    common += tokens[index]!;
   return common >= MIN_CACHED_TOKENS ? common : 0;
 }
 

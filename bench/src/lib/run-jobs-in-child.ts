@@ -92,7 +92,11 @@ function runOnce<Job, Report>(
  * Runs `jobs` in order in child processes running `module` (see `serveJobs`). When a timed step
  * overruns, its job is marked timed out and a new child resumes at the next job.
  */
-export async function runJobsInChild<Job, Report>(module: URL, jobs: readonly Job[], onJobEnd?: JobEndListener): Promise<JobOutcome<Report>[]> {
+export async function runJobsInChild<Job, Report>(
+  module: URL,
+  jobs: readonly Job[],
+  onJobEnd?: JobEndListener,
+): Promise<JobOutcome<Report>[]> {
   const outcomes: JobOutcome<Report>[] = jobs.map(() => ({ reports: [], timedOut: false, limitMs: 0 }));
   let from = 0;
   while (from < jobs.length) {

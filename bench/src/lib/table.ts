@@ -1,8 +1,7 @@
 // Renders a benchmark table as aligned terminal text and as markdown.
 import type { Cell, Table } from "./benchmark.js";
 
-const isNumeric = (cell: Cell): boolean =>
-  typeof cell === "number" || /^[<>≈~]?\s?[\d.,]+\s?(×|%|ms|s|µs|min|h|KB|MB)?\*?$/.test(cell);
+const isNumeric = (cell: Cell): boolean => typeof cell === "number" || /^[<>≈~]?\s?[\d.,]+\s?(×|%|ms|s|µs|min|h|KB|MB)?\*?$/.test(cell);
 
 /** Empty or a dash: says nothing about how a column should align. */
 const isBlank = (cell: Cell): boolean => cell === "" || cell === "—";
@@ -35,8 +34,8 @@ export function formatTable(table: Table): string {
 }
 
 export function formatMarkdownTable(table: Table): string {
-  const escape = (cell: string): string => cell.replaceAll("|", "\\|");
-  const row = (cells: readonly string[]): string => `| ${cells.map(escape).join(" | ")} |`;
+  const escapeCell = (cell: string): string => cell.replaceAll("|", "\\|");
+  const row = (cells: readonly string[]): string => `| ${cells.map(escapeCell).join(" | ")} |`;
   const alignment = alignsRight(table).map((right) => (right ? "---:" : "---"));
   const output = [`### ${table.title}`, "", row(table.columns.map(String)), row(alignment)];
   for (const cells of table.rows) output.push(row(cells.map(text)));

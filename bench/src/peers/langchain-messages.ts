@@ -20,7 +20,13 @@ function toToolCalls(calls: readonly ToolCall[]) {
       if (typeof args !== "object" || args === null || Array.isArray(args)) throw new Error("arguments are not an object");
       valid.push({ id: call.id, name: call.function.name, args: args as Record<string, unknown>, type: "tool_call" as const });
     } catch (error) {
-      invalid.push({ id: call.id, name: call.function.name, args: call.function.arguments, error: String(error), type: "invalid_tool_call" as const });
+      invalid.push({
+        id: call.id,
+        name: call.function.name,
+        args: call.function.arguments,
+        error: String(error),
+        type: "invalid_tool_call" as const,
+      });
     }
   }
   return { tool_calls: valid, invalid_tool_calls: invalid };
@@ -33,7 +39,11 @@ export function toBaseMessage(message: Message, id: string): BaseMessage {
     case "system":
       return new SystemMessage({ ...common, content: toContent(message.content) as string });
     case "developer":
-      return new SystemMessage({ ...common, content: toContent(message.content) as string, additional_kwargs: { __openai_role__: "developer" } });
+      return new SystemMessage({
+        ...common,
+        content: toContent(message.content) as string,
+        additional_kwargs: { __openai_role__: "developer" },
+      });
     case "user":
       return new HumanMessage({ ...common, content: toContent(message.content) as string });
     case "assistant":
@@ -55,7 +65,11 @@ function fromChanged(message: BaseMessage): Message {
       type: "function",
       function: { name: call.name, arguments: JSON.stringify(call.args) },
     }));
-    return { role: "assistant", content: content === "" && calls.length > 0 ? null : content, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+    return {
+      role: "assistant",
+      content: content === "" && calls.length > 0 ? null : content,
+      ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    };
   }
   throw new Error(`Unexpected LangChain message type ${message.getType()}`);
 }

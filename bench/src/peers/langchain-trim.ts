@@ -44,4 +44,3 @@ export const langchainApproximateSystem: TrimSystem = {
   measure: approximateMeasure,
   createSession: (meter) => createTrimSession(listCounter(approximateMeasure, meter)),
 };
-

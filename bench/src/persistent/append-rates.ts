@@ -60,7 +60,11 @@ async function rawRate({ durability, inFlight, appends }: AppendCase, messages: 
 }
 
 /** The disk's speed wanders from second to second: rounds alternate the two loops, and medians are kept. */
-export async function measureAppendRates(cases: readonly AppendCase[], messages: readonly Message[], rounds: number): Promise<AppendRate[]> {
+export async function measureAppendRates(
+  cases: readonly AppendCase[],
+  messages: readonly Message[],
+  rounds: number,
+): Promise<AppendRate[]> {
   const rates: AppendRate[] = [];
   for (const appendCase of cases) {
     const ctxkit: number[] = [];

@@ -55,7 +55,13 @@ interface Subject {
  * message is added (the persistent manager's append is I/O, left out of the count) and a scratch file is
  * fsynced: both requests then start after the same wait on the disk.
  */
-async function timeRequests(subjects: Subject[], extra: readonly Message[], runs: number, scratch: FileHandle, files: FileCallCounter): Promise<void> {
+async function timeRequests(
+  subjects: Subject[],
+  extra: readonly Message[],
+  runs: number,
+  scratch: FileHandle,
+  files: FileCallCounter,
+): Promise<void> {
   for (const subject of subjects) {
     const started = performance.now();
     await subject.manager.getMessagesForRequest({ tokenBudget: NO_COMPACTION });
@@ -97,7 +103,10 @@ export async function measureRequests(history: Message[], extra: readonly Messag
     const resumed = await createContextManager({ store, tokenizer: "estimate" });
     const inMemory = createSimpleContext({ tokenizer: "estimate" });
     await inMemory.setMessages(history);
-    const subjects = [subject("context-persistent, resumed (batch)", resumed, () => store.calls), subject("context-simple, in memory", inMemory, () => undefined)];
+    const subjects = [
+      subject("context-persistent, resumed (batch)", resumed, () => store.calls),
+      subject("context-simple, in memory", inMemory, () => undefined),
+    ];
     const scratch = await open(join(storagePath, "scratch"), "a");
     const files = await countFileCalls(join(storagePath, "probe"));
     try {

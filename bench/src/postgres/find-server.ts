@@ -7,5 +7,9 @@ const envFile = fileURLToPath(new URL("../../../.tmp/postgres.env", import.meta.
 export function findPostgresUrl(): string | undefined {
   if (process.env["CTXKIT_POSTGRES_URL"]) return process.env["CTXKIT_POSTGRES_URL"];
   if (!existsSync(envFile)) return undefined;
-  return readFileSync(envFile, "utf8").match(/^CTXKIT_POSTGRES_URL=(.+)$/m)?.[1]?.trim() || undefined;
+  return (
+    readFileSync(envFile, "utf8")
+      .match(/^CTXKIT_POSTGRES_URL=(.+)$/m)?.[1]
+      ?.trim() || undefined
+  );
 }

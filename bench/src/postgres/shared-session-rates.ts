@@ -34,7 +34,9 @@ const quantile = (values: readonly number[], share: number): number => {
 async function ctxkitRun(url: string, { workers, turns }: SharedSessionCase, messages: readonly Message[]) {
   const sessionId = randomUUID();
   const managers = await Promise.all(
-    Array.from({ length: workers }, () => createPostgresContext({ connectionString: url, schema: SCHEMA, sessionId, tokenizer: "estimate", maxConnections: 2 })),
+    Array.from({ length: workers }, () =>
+      createPostgresContext({ connectionString: url, schema: SCHEMA, sessionId, tokenizer: "estimate", maxConnections: 2 }),
+    ),
   );
   const message = (worker: number, turn: number) => messages[(worker * turns + turn) % messages.length]!;
   const started = performance.now();
@@ -71,7 +73,10 @@ async function rawRun(url: string, { workers, turns }: SharedSessionCase, messag
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
       for (let turn = 0; turn < turns; turn += 1) {
-        await pool.query(`INSERT INTO ${table} (session_id, body) VALUES ($1, $2)`, [sessionId, JSON.stringify(messages[(worker * turns + turn) % messages.length])]);
+        await pool.query(`INSERT INTO ${table} (session_id, body) VALUES ($1, $2)`, [
+          sessionId,
+          JSON.stringify(messages[(worker * turns + turn) % messages.length]),
+        ]);
       }
     }),
   );
@@ -82,7 +87,12 @@ async function rawRun(url: string, { workers, turns }: SharedSessionCase, messag
 }
 
 /** The two alternate round by round, and medians are kept, since the server shares the machine. */
-export async function measureSharedSession(url: string, cases: readonly SharedSessionCase[], messages: readonly Message[], rounds: number): Promise<SharedSessionRate[]> {
+export async function measureSharedSession(
+  url: string,
+  cases: readonly SharedSessionCase[],
+  messages: readonly Message[],
+  rounds: number,
+): Promise<SharedSessionRate[]> {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   await setup.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`);

@@ -43,7 +43,11 @@ async function replay(session: ContextSession, messages: readonly Message[], bud
 const isTrimSystem = (system: ContextSystem): system is TrimSystem => "measure" in system;
 
 /** Replays one transcript at every budget; a trimmer's memoized shares are kept across its budgets. */
-async function replayTranscript(job: ReplayJob, messages: readonly Message[], report: (report: ReplayReport) => Promise<void>): Promise<void> {
+async function replayTranscript(
+  job: ReplayJob,
+  messages: readonly Message[],
+  report: (report: ReplayReport) => Promise<void>,
+): Promise<void> {
   const system = await loadSystem(job.system);
   const trim = isTrimSystem(system) ? await import("../peers/langchain-trim.js") : undefined;
   const memoized = isTrimSystem(system) ? new MemoizedListCounter(system.measure, createMeter()) : undefined;

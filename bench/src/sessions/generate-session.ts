@@ -2,7 +2,10 @@
 import type { Message } from "@ctxkit/core";
 import { createRandom } from "./random.js";
 
-const WORDS = "the context manager keeps tool calls with their results and fits every view into the budget while the agent reads files runs tests and edits code".split(" ");
+const WORDS =
+  "the context manager keeps tool calls with their results and fits every view into the budget while the agent reads files runs tests and edits code".split(
+    " ",
+  );
 const TOOLS = ["read_file", "bash", "grep", "edit_file", "list_directory"];
 
 export interface GeneratedSessionOptions {
@@ -43,7 +46,10 @@ export function generateSession(options: GeneratedSessionOptions): Message[] {
         tool_calls: ids.map((id) => ({
           id,
           type: "function",
-          function: { name: TOOLS[Math.floor(random() * TOOLS.length)]!, arguments: JSON.stringify({ path: `src/${text(random, 12).replace(/ /g, "-")}.ts` }) },
+          function: {
+            name: TOOLS[Math.floor(random() * TOOLS.length)]!,
+            arguments: JSON.stringify({ path: `src/${text(random, 12).replace(/ /g, "-")}.ts` }),
+          },
         })),
       });
       for (const id of ids) {

@@ -16,10 +16,7 @@ async function load(library: Library): Promise<{ count: Count; importMs: number;
       return { count: (text) => counter.count(text), importMs, initMs: performance.now() - built };
     }
     case "js-tiktoken": {
-      const [{ Tiktoken }, { default: ranks }] = await Promise.all([
-        import("js-tiktoken/lite"),
-        import("js-tiktoken/ranks/o200k_base"),
-      ]);
+      const [{ Tiktoken }, { default: ranks }] = await Promise.all([import("js-tiktoken/lite"), import("js-tiktoken/ranks/o200k_base")]);
       const importMs = performance.now() - imported;
       const built = performance.now();
       const encoder = new Tiktoken(ranks);

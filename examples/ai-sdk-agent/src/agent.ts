@@ -30,7 +30,13 @@ export async function runAgent(model: AgentModel, questions: readonly string[], 
   const agentModel = wrapLanguageModel({ model, middleware: contextMiddleware(context) });
   const answers: string[] = [];
   for (const question of questions) {
-    const { text } = await generateText({ model: agentModel, system: "You answer questions about the project's files.", tools, prompt: question, stopWhen: stepCountIs(8) });
+    const { text } = await generateText({
+      model: agentModel,
+      system: "You answer questions about the project's files.",
+      tools,
+      prompt: question,
+      stopWhen: stepCountIs(8),
+    });
     answers.push(text);
   }
   const usage = await context.usage();

@@ -9,4 +9,6 @@ const model = isReal ? gateway(process.env["CTXKIT_MODEL"] ?? "openai/gpt-4o-min
 
 const run = await runAgent(model, questions, 4_000);
 run.answers.forEach((answer, index) => console.log(`> ${questions[index]}\n${answer}\n`));
-console.log(`${isReal ? "real model" : "mock model"}: ${run.historyLength} messages kept, ${run.lastViewLength} in the last prompt, ${run.compactions} compactions`);
+console.log(
+  `${isReal ? "real model" : "mock model"}: ${run.historyLength} messages kept, ${run.lastViewLength} in the last prompt, ${run.compactions} compactions`,
+);

@@ -4,7 +4,10 @@ import { MockLanguageModelV3 } from "ai/test";
 function usage(prompt: unknown) {
   // A made-up count, as a provider would report one: ctxkit calibrates its own counts against it.
   const inputTokens = Math.ceil(JSON.stringify(prompt).length / 4);
-  return { inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 12, text: 12, reasoning: 0 } };
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 12, text: 12, reasoning: 0 },
+  };
 }
 
 export function createMockModel(): MockLanguageModelV3 {
@@ -12,7 +15,12 @@ export function createMockModel(): MockLanguageModelV3 {
     doGenerate: async ({ prompt }) => {
       const lastUser = prompt.map((message) => message.role).lastIndexOf("user");
       const step = prompt.slice(lastUser + 1).filter((message) => message.role === "assistant").length;
-      const read = (id: string, path: string) => ({ type: "tool-call" as const, toolCallId: id, toolName: "readFile", input: JSON.stringify({ path }) });
+      const read = (id: string, path: string) => ({
+        type: "tool-call" as const,
+        toolCallId: id,
+        toolName: "readFile",
+        input: JSON.stringify({ path }),
+      });
       const content =
         step === 0
           ? [{ type: "text" as const, text: "Let me read them." }, read("call_1", "notes.md"), read("call_2", "todo.md")]

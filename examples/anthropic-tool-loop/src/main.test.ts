@@ -9,7 +9,11 @@ const folder = fileURLToPath(new URL("..", import.meta.url));
 describe("examples/anthropic-tool-loop", () => {
   it("should run its tool loop on the mock model, offline, when no key is set", async () => {
     const { ANTHROPIC_API_KEY: _key, ...env } = process.env;
-    const { stdout } = await run(process.execPath, ["--conditions=@ctxkit/source", "--import", "tsx", "src/main.ts"], { cwd: folder, env: { ...env, NODE_OPTIONS: "" }, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ["--conditions=@ctxkit/source", "--import", "tsx", "src/main.ts"], {
+      cwd: folder,
+      env: { ...env, NODE_OPTIONS: "" },
+      timeout: 60_000,
+    });
     expect(stdout).toContain("a.txt and b.txt both greet the reader.");
     expect(stdout).toContain("history: 7 messages");
   });

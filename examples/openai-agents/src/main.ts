@@ -16,17 +16,30 @@ export async function run(client: OpenAI, session: CtxkitSession, question: stri
     const response = await client.responses.create({ model, instructions: "Answer with the weather tool.", input, tools: [weatherTool] });
     const produced = toAgentInputItems(fromResponseInputItems(response.output));
     const calls = produced.filter((item) => item.type === "function_call");
-    const results = calls.map((call) => ({ type: "function_call_result" as const, callId: call.callId, name: call.name, status: "completed" as const, output: tools.get_weather(JSON.parse(call.arguments) as { city: string }) }));
+    const results = calls.map((call) => ({
+      type: "function_call_result" as const,
+      callId: call.callId,
+      name: call.name,
+      status: "completed" as const,
+      output: tools.get_weather(JSON.parse(call.arguments) as { city: string }),
+    }));
     await session.addItems([...produced, ...results]);
     if (calls.length === 0) return response.output_text;
   }
   throw new Error("the agent did not finish in 8 turns");
 }
 
-const weatherTool = { type: "function" as const, name: "get_weather", strict: true, parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false } };
+const weatherTool = {
+  type: "function" as const,
+  name: "get_weather",
+  strict: true,
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+};
 
 const apiKey = process.env.OPENAI_API_KEY;
-const client = apiKey ? new OpenAI({ apiKey }) : new OpenAI({ apiKey: "mock", baseURL: "http://127.0.0.1:9/v1", fetch: mockResponsesFetch() });
+const client = apiKey
+  ? new OpenAI({ apiKey })
+  : new OpenAI({ apiKey: "mock", baseURL: "http://127.0.0.1:9/v1", fetch: mockResponsesFetch() });
 const session = new CtxkitSession({ manager: createSimpleContext({ maxTokens: 8_000 }), sessionId: "weather-demo" });
 const answer = await run(client, session, "What is the weather in Paris?", apiKey ? "gpt-4.1-mini" : "mock");
 console.log(answer);

@@ -2,7 +2,9 @@
 import type { Response as ModelResponse, ResponseCreateParamsNonStreaming, ResponseOutputItem } from "openai/resources/responses/responses";
 
 /** Calls `get_weather` until a result is in the input, then answers with it. Records each request body. */
-export function mockResponsesFetch(requests: ResponseCreateParamsNonStreaming[] = []): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+export function mockResponsesFetch(
+  requests: ResponseCreateParamsNonStreaming[] = [],
+): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   return async (_input, init) => {
     const body = JSON.parse(String(init?.body)) as ResponseCreateParamsNonStreaming;
     requests.push(body);
@@ -10,9 +12,33 @@ export function mockResponsesFetch(requests: ResponseCreateParamsNonStreaming[] 
     const result = items.findLast((item) => item.type === "function_call_output");
     const output: ResponseOutputItem[] =
       result === undefined
-        ? [{ type: "function_call", id: `fc_${requests.length}`, call_id: `call_${requests.length}`, name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" }]
-        : [{ type: "message", id: `msg_${requests.length}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: `The tool says: ${String(result.output)}`, annotations: [] }] }];
-    const response: Partial<ModelResponse> = { id: `resp_${requests.length}`, object: "response", created_at: 0, model: body.model ?? "mock", status: "completed", output };
+        ? [
+            {
+              type: "function_call",
+              id: `fc_${requests.length}`,
+              call_id: `call_${requests.length}`,
+              name: "get_weather",
+              arguments: '{"city":"Paris"}',
+              status: "completed",
+            },
+          ]
+        : [
+            {
+              type: "message",
+              id: `msg_${requests.length}`,
+              role: "assistant",
+              status: "completed",
+              content: [{ type: "output_text", text: `The tool says: ${String(result.output)}`, annotations: [] }],
+            },
+          ];
+    const response: Partial<ModelResponse> = {
+      id: `resp_${requests.length}`,
+      object: "response",
+      created_at: 0,
+      model: body.model ?? "mock",
+      status: "completed",
+      output,
+    };
     return new Response(JSON.stringify(response), { status: 200, headers: { "content-type": "application/json" } });
   };
 }

@@ -2,7 +2,16 @@ import type { ContextManager } from "@ctxkit/core";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { APICallError, generateText, stepCountIs, streamText, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from "ai";
 import { describe, expect, it, vi } from "vitest";
-import { createScriptedModel, createSmallManager, expectValidPrompt, failOnAiSdkWarnings, QUESTIONS, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
+import {
+  createScriptedModel,
+  createSmallManager,
+  expectValidPrompt,
+  failOnAiSdkWarnings,
+  QUESTIONS,
+  reportedTokens,
+  SYSTEM,
+  tools,
+} from "./__fixtures__/scripted-agent.js";
 import { contextMiddleware } from "./context-middleware.js";
 import { fromModelMessages } from "./from-model-messages.js";
 
@@ -43,7 +52,9 @@ describe("contextMiddleware", () => {
 
     it("should report the provider's usage of every call to the manager", async () => {
       const { reportUsage, prompts } = await runTurns(resend, generateText);
-      expect(reportUsage.mock.calls.map(([usage]) => usage)).toEqual(prompts.map((prompt) => ({ inputTokens: reportedTokens(prompt), outputTokens: 7 })));
+      expect(reportUsage.mock.calls.map(([usage]) => usage)).toEqual(
+        prompts.map((prompt) => ({ inputTokens: reportedTokens(prompt), outputTokens: 7 })),
+      );
     });
   });
 
@@ -58,7 +69,12 @@ describe("contextMiddleware", () => {
   it("should work inside a ToolLoopAgent", async () => {
     const { manager } = createSmallManager();
     const model = createScriptedModel();
-    const agent = new ToolLoopAgent({ model: wrapLanguageModel({ model, middleware: contextMiddleware(manager) }), instructions: SYSTEM, tools, stopWhen: stepCountIs(5) });
+    const agent = new ToolLoopAgent({
+      model: wrapLanguageModel({ model, middleware: contextMiddleware(manager) }),
+      instructions: SYSTEM,
+      tools,
+      stopWhen: stepCountIs(5),
+    });
     const conversation: ModelMessage[] = [];
     for (const question of QUESTIONS) {
       const { response } = await agent.generate({ prompt: question });
@@ -88,7 +104,12 @@ describe("contextMiddleware", () => {
       model.doGenerate = async (options) => {
         if (reportedTokens(options.prompt) > LIMIT) {
           overflows += 1;
-          throw new APICallError({ message: `This model's maximum context length is ${LIMIT} tokens.`, url: "https://api.test", requestBodyValues: {}, statusCode: 400 });
+          throw new APICallError({
+            message: `This model's maximum context length is ${LIMIT} tokens.`,
+            url: "https://api.test",
+            requestBodyValues: {},
+            statusCode: 400,
+          });
         }
         return inner(options);
       };
@@ -99,7 +120,8 @@ describe("contextMiddleware", () => {
       const manager = createSimpleContext({ maxTokens: 3_000, tokenizer: "estimate" });
       const { model, overflows } = createStrictModel();
       const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager, { recoverOverflow }) });
-      for (const question of QUESTIONS) await generateText({ model: wrapped, system: SYSTEM, tools, prompt: question, stopWhen: stepCountIs(5), maxRetries: 0 });
+      for (const question of QUESTIONS)
+        await generateText({ model: wrapped, system: SYSTEM, tools, prompt: question, stopWhen: stepCountIs(5), maxRetries: 0 });
       return { manager, overflows: overflows() };
     }
 

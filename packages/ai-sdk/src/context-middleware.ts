@@ -49,11 +49,18 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
   async function afterCall(content: readonly ResponseContent[], usage: ModelUsage | undefined): Promise<void> {
     const response = toResponseMessage(content);
     if (response !== undefined) await sync.addResponse(fromModelMessages([response]));
-    await reportUsage(manager, usage === undefined ? undefined : { inputTokens: usage.inputTokens.total, outputTokens: usage.outputTokens.total });
+    await reportUsage(
+      manager,
+      usage === undefined ? undefined : { inputTokens: usage.inputTokens.total, outputTokens: usage.outputTokens.total },
+    );
   }
 
   /** Runs a call; after an overflow, runs it again once on the manager's smaller view. */
-  async function withRecovery<T>(call: () => PromiseLike<T>, retry: (params: LanguageModelCallOptions) => PromiseLike<T>, params: LanguageModelCallOptions): Promise<T> {
+  async function withRecovery<T>(
+    call: () => PromiseLike<T>,
+    retry: (params: LanguageModelCallOptions) => PromiseLike<T>,
+    params: LanguageModelCallOptions,
+  ): Promise<T> {
     try {
       return await call();
     } catch (error) {
@@ -70,7 +77,10 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
       const system = params.prompt.filter((message) => message.role === "system");
       const rest = params.prompt.filter((message) => message.role !== "system");
       await sync.addPrompt(fromModelMessages(rest.map(toModelMessage)));
-      const request = toRequestOptions({ system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal }, options);
+      const request = toRequestOptions(
+        { system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal },
+        options,
+      );
       last = { system, request };
       const view = await manager.getMessagesForRequest(request);
       return { ...params, prompt: [...system, ...toLanguageModelPrompt(view)] };

@@ -1,5 +1,13 @@
 // Options both integrations share, and the one place they ask the manager for a view.
-import { countMessageTokens, estimateCounter, type ContextManager, type Message, type Provider, type RequestOptions, type TokenCounter } from "@ctxkit/core";
+import {
+  countMessageTokens,
+  estimateCounter,
+  type ContextManager,
+  type Message,
+  type Provider,
+  type RequestOptions,
+  type TokenCounter,
+} from "@ctxkit/core";
 
 export interface ContextOptions {
   /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */

@@ -1,6 +1,15 @@
 import { generateText, stepCountIs, streamText, type ModelMessage } from "ai";
 import { describe, expect, it, vi } from "vitest";
-import { createScriptedModel, createSmallManager, expectValidPrompt, failOnAiSdkWarnings, QUESTIONS, reportedTokens, SYSTEM, tools } from "./__fixtures__/scripted-agent.js";
+import {
+  createScriptedModel,
+  createSmallManager,
+  expectValidPrompt,
+  failOnAiSdkWarnings,
+  QUESTIONS,
+  reportedTokens,
+  SYSTEM,
+  tools,
+} from "./__fixtures__/scripted-agent.js";
 import { createContextSteps } from "./context-steps.js";
 import { fromModelMessages } from "./from-model-messages.js";
 
@@ -42,7 +51,9 @@ describe("createContextSteps", () => {
 
     it("should report each step's usage to the manager", async () => {
       const { reportUsage, prompts } = await runTurns(resend, "generate");
-      expect(reportUsage.mock.calls.map(([usage]) => usage)).toEqual(prompts.map((prompt) => ({ inputTokens: reportedTokens(prompt), outputTokens: 7 })));
+      expect(reportUsage.mock.calls.map(([usage]) => usage)).toEqual(
+        prompts.map((prompt) => ({ inputTokens: reportedTokens(prompt), outputTokens: 7 })),
+      );
     });
   });
 
@@ -62,7 +73,10 @@ describe("createContextSteps", () => {
 
   it("should not add the view back when an AI SDK carries a step's messages override forward (regression)", async () => {
     const { manager } = createSmallManager();
-    const old = Array.from({ length: 20 }, (_, index): ModelMessage => ({ role: index % 2 === 0 ? "user" : "assistant", content: `old ${index} ${"x".repeat(300)}` }));
+    const old = Array.from(
+      { length: 20 },
+      (_, index): ModelMessage => ({ role: index % 2 === 0 ? "user" : "assistant", content: `old ${index} ${"x".repeat(300)}` }),
+    );
     await manager.setMessages(fromModelMessages(old));
     const steps = createContextSteps(manager);
     const user: ModelMessage = { role: "user", content: "new question" };
@@ -70,7 +84,10 @@ describe("createContextSteps", () => {
     expect(first.messages.length).toBeLessThan(old.length + 1);
     const response: ModelMessage[] = [
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "read_file", input: { path: "a" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", output: { type: "text", value: "a" } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", output: { type: "text", value: "a" } }],
+      },
     ];
     await steps.onStepFinish({ response: { messages: response }, usage: { inputTokens: 100, outputTokens: 5 } });
     // The next step is handed the previous view plus the response, not the conversation.

@@ -16,9 +16,16 @@ export interface PreparedStep {
 
 export interface ContextSteps {
   /** Adds the step's new messages to the manager and returns its view as the step's `system` and `messages`. */
-  prepareStep(options: { messages: ModelMessage[]; stepNumber: number; steps: ReadonlyArray<{ response: { messages: readonly ModelMessage[] } }> }): Promise<PreparedStep>;
+  prepareStep(options: {
+    messages: ModelMessage[];
+    stepNumber: number;
+    steps: ReadonlyArray<{ response: { messages: readonly ModelMessage[] } }>;
+  }): Promise<PreparedStep>;
   /** Adds the step's response messages (its tool results included) to the manager, and reports its usage. */
-  onStepFinish(step: { response: { messages: readonly ModelMessage[] }; usage: { inputTokens: number | undefined; outputTokens: number | undefined } }): Promise<void>;
+  onStepFinish(step: {
+    response: { messages: readonly ModelMessage[] };
+    usage: { inputTokens: number | undefined; outputTokens: number | undefined };
+  }): Promise<void>;
 }
 
 /**

@@ -16,7 +16,9 @@ describe("file parts", () => {
   });
 
   it("should convert an OpenAI file part, and reject one that only names a file id", () => {
-    const { messages } = toModelMessages([{ role: "user", content: [{ type: "file", file: { file_data: "data:text/plain;base64,aGk=", filename: "hi.txt" } }] }]);
+    const { messages } = toModelMessages([
+      { role: "user", content: [{ type: "file", file: { file_data: "data:text/plain;base64,aGk=", filename: "hi.txt" } }] },
+    ]);
     expect(messages[0]!.content).toEqual([{ type: "file", data: "aGk=", mediaType: "text/plain", filename: "hi.txt" }]);
     expect(() => toModelMessages([{ role: "user", content: [{ type: "file", file: { file_id: "file-123" } }] }])).toThrow(/file_id/);
   });

@@ -75,6 +75,8 @@ describe("fromModelMessages", () => {
   });
 
   it("should reject tool approvals with a typed error", () => {
-    expect(() => fromModelMessages([{ role: "tool", content: [{ type: "tool-approval-response", approvalId: "x", approved: true }] }])).toThrow(ContextValidationError);
+    expect(() =>
+      fromModelMessages([{ role: "tool", content: [{ type: "tool-approval-response", approvalId: "x", approved: true }] }]),
+    ).toThrow(ContextValidationError);
   });
 });

@@ -1,7 +1,14 @@
 // AI SDK `ModelMessage`s to ctxkit messages: every field the AI SDK can carry is kept, so converting back loses nothing.
 import { ContextValidationError, type ContentPart, type Message, type ToolCall } from "@ctxkit/core";
 import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModelMessage, UserModelMessage } from "ai";
-import { HINTS_KEY, WRAPPED_PART_TYPE, type AiSdkHints, type ProviderOptions, type ToolOutputHint, type ToolResultOutput } from "./ai-sdk-hints.js";
+import {
+  HINTS_KEY,
+  WRAPPED_PART_TYPE,
+  type AiSdkHints,
+  type ProviderOptions,
+  type ToolOutputHint,
+  type ToolResultOutput,
+} from "./ai-sdk-hints.js";
 import { toImageUrl } from "./data-content.js";
 import { fromFilePart } from "./file-part.js";
 import { takeImageDetail } from "./image-detail.js";
@@ -108,7 +115,10 @@ function fromOutputPart(part: OutputContentPart): ContentPart {
     case "text":
       return withProviderOptions({ type: "text", text: part.text }, part.providerOptions);
     case "image-data":
-      return withProviderOptions({ type: "image_url", image_url: { url: `data:${part.mediaType};base64,${part.data}` } }, part.providerOptions);
+      return withProviderOptions(
+        { type: "image_url", image_url: { url: `data:${part.mediaType};base64,${part.data}` } },
+        part.providerOptions,
+      );
     case "image-url":
       return withProviderOptions({ type: "image_url", image_url: { url: part.url } }, part.providerOptions);
     default:
@@ -142,7 +152,12 @@ function fromTool(message: ToolModelMessage, index: number): Message[] {
   return message.content.map((part: ToolPart, position) => {
     if (part.type !== "tool-result") {
       throw new ContextValidationError(
-        [{ path: `content.${position}.type`, message: `"${part.type}" is not supported: @ctxkit/ai-sdk keeps tool results, not approvals` }],
+        [
+          {
+            path: `content.${position}.type`,
+            message: `"${part.type}" is not supported: @ctxkit/ai-sdk keeps tool results, not approvals`,
+          },
+        ],
         { index },
       );
     }
@@ -173,7 +188,10 @@ function fromMessage(message: ModelMessage, index: number): Message[] {
     case "tool":
       return fromTool(message, index);
     default:
-      throw new ContextValidationError([{ path: "role", message: `"${(message as { role: string }).role}" is not an AI SDK message role` }], { index });
+      throw new ContextValidationError(
+        [{ path: "role", message: `"${(message as { role: string }).role}" is not an AI SDK message role` }],
+        { index },
+      );
   }
 }
 
@@ -185,6 +203,12 @@ function fromMessage(message: ModelMessage, index: number): Message[] {
 export function fromModelMessages(messages: readonly ModelMessage[], options: FromModelMessagesOptions = {}): Message[] {
   const system = options.system;
   const systemMessages: SystemModelMessage[] =
-    system === undefined ? [] : typeof system === "string" ? [{ role: "system", content: system }] : Array.isArray(system) ? [...system] : [system as SystemModelMessage];
+    system === undefined
+      ? []
+      : typeof system === "string"
+        ? [{ role: "system", content: system }]
+        : Array.isArray(system)
+          ? [...system]
+          : [system as SystemModelMessage];
   return [...systemMessages.map(fromSystem), ...messages.flatMap(fromMessage)];
 }

@@ -45,7 +45,12 @@ describe("HistorySync", () => {
     const call = { id: "c", type: "function" as const, function: { name: "f", arguments: '{"a":1}' } };
     await sync.addPrompt([{ role: "user", content: "go" }]);
     await sync.addResponse([{ role: "assistant", content: null, tool_calls: [call] }]);
-    const echo = { role: "assistant", content: null, tool_calls: [{ ...call, function: { name: "f", arguments: '{ "a": 1 }' } }], providerOptions: { x: {} } } as Message;
+    const echo = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ ...call, function: { name: "f", arguments: '{ "a": 1 }' } }],
+      providerOptions: { x: {} },
+    } as Message;
     expect(await sync.addPrompt([{ role: "user", content: "go" }, echo, { role: "tool", tool_call_id: "c", content: "1" }])).toBe(1);
   });
 });

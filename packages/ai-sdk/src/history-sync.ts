@@ -8,8 +8,16 @@ import { textOf } from "./part-fields.js";
  */
 function keyOf(message: Message): string {
   const { content } = message;
-  const text = content === null ? "" : typeof content === "string" ? content : content.map((part) => (part.type === "text" ? textOf(part) : part.type)).join("\n");
-  const calls = message.role === "assistant" ? (message.tool_calls ?? []).map((call) => [call.id, call.function.name, canonicalArguments(call.function.arguments)]) : [];
+  const text =
+    content === null
+      ? ""
+      : typeof content === "string"
+        ? content
+        : content.map((part) => (part.type === "text" ? textOf(part) : part.type)).join("\n");
+  const calls =
+    message.role === "assistant"
+      ? (message.tool_calls ?? []).map((call) => [call.id, call.function.name, canonicalArguments(call.function.arguments)])
+      : [];
   return JSON.stringify([message.role, text, calls, message.role === "tool" ? message.tool_call_id : null]);
 }
 

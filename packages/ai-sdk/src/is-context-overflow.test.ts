@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { isContextOverflow } from "./is-context-overflow.js";
 
 function apiError(message: string, statusCode = 400, responseBody?: string): APICallError {
-  return new APICallError({ message, url: "https://api.test/v1", requestBodyValues: {}, statusCode, ...(responseBody === undefined ? {} : { responseBody }) });
+  return new APICallError({
+    message,
+    url: "https://api.test/v1",
+    requestBodyValues: {},
+    statusCode,
+    ...(responseBody === undefined ? {} : { responseBody }),
+  });
 }
 
 describe("isContextOverflow", () => {

@@ -39,14 +39,25 @@ export function toResponseMessage(content: readonly ResponseContent[]): Assistan
       case "tool-call":
         parts.push(
           withMetadata(
-            { type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: parseInput(part.input), ...(part.providerExecuted === true ? { providerExecuted: true } : {}) },
+            {
+              type: "tool-call",
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: parseInput(part.input),
+              ...(part.providerExecuted === true ? { providerExecuted: true } : {}),
+            },
             part.providerMetadata,
           ),
         );
         break;
       case "tool-result": {
-        const output = part.isError === true ? { type: "error-json" as const, value: part.result as JSONValue } : { type: "json" as const, value: part.result as JSONValue };
-        parts.push(withMetadata({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output }, part.providerMetadata));
+        const output =
+          part.isError === true
+            ? { type: "error-json" as const, value: part.result as JSONValue }
+            : { type: "json" as const, value: part.result as JSONValue };
+        parts.push(
+          withMetadata({ type: "tool-result", toolCallId: part.toolCallId, toolName: part.toolName, output }, part.providerMetadata),
+        );
         break;
       }
       default:

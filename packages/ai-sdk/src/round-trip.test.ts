@@ -27,7 +27,11 @@ const openAiHistory: fc.Arbitrary<Message[]> = fc
           result: fc.string(),
         })
         .map(({ content, ids, argument, result }): Message[] => [
-          { role: "assistant", content, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: `tool_${id}`, arguments: argument } })) },
+          {
+            role: "assistant",
+            content,
+            tool_calls: ids.map((id) => ({ id, type: "function", function: { name: `tool_${id}`, arguments: argument } })),
+          },
           ...ids.map((id): Message => ({ role: "tool", tool_call_id: id, content: result })),
         ]),
     ),
@@ -51,7 +55,8 @@ describe("round trip", () => {
   it("should only produce ctxkit messages that a manager accepts", () => {
     fc.assert(
       fc.property(modelMessagesArbitrary, systemArbitrary, (messages, system) => {
-        for (const message of fromModelMessages(messages, system === undefined ? {} : { system })) expect(() => parseMessage(message)).not.toThrow();
+        for (const message of fromModelMessages(messages, system === undefined ? {} : { system }))
+          expect(() => parseMessage(message)).not.toThrow();
       }),
       { numRuns: 200 },
     );
@@ -80,11 +85,19 @@ describe("round trip", () => {
 
   it("should only produce prompts that pass the AI SDK's own validation, with no system message inside messages", async () => {
     await fc.assert(
-      fc.asyncProperty(modelMessagesArbitrary.filter((messages) => messages.length > 0), systemArbitrary, async (messages, system) => {
-        const prompt = toModelMessages(fromModelMessages(messages, system === undefined ? {} : { system }));
-        const standardized = await standardizePrompt({ ...prompt, messages: prompt.messages as ModelMessage[], allowSystemInMessages: false });
-        expect(standardized.messages).toHaveLength(prompt.messages.length);
-      }),
+      fc.asyncProperty(
+        modelMessagesArbitrary.filter((messages) => messages.length > 0),
+        systemArbitrary,
+        async (messages, system) => {
+          const prompt = toModelMessages(fromModelMessages(messages, system === undefined ? {} : { system }));
+          const standardized = await standardizePrompt({
+            ...prompt,
+            messages: prompt.messages as ModelMessage[],
+            allowSystemInMessages: false,
+          });
+          expect(standardized.messages).toHaveLength(prompt.messages.length);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -12,7 +12,11 @@ describe("StreamContent", () => {
     content.add({ type: "reasoning-end", id: "r", providerMetadata: { anthropic: { signature: "sig" } } });
     content.add({ type: "text-end", id: "t" });
     content.add({ type: "tool-call", toolCallId: "c", toolName: "f", input: "{}" });
-    content.add({ type: "finish", finishReason: { unified: "tool-calls", raw: undefined }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } } });
+    content.add({
+      type: "finish",
+      finishReason: { unified: "tool-calls", raw: undefined },
+      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+    });
     expect(content.result()).toEqual([
       { type: "reasoning", text: "think", providerMetadata: { anthropic: { signature: "sig" } } },
       { type: "text", text: "Hello" },

@@ -9,7 +9,11 @@ export class StreamContent {
     switch (part.type) {
       case "text-start":
       case "reasoning-start": {
-        const entry = { type: part.type === "text-start" ? "text" : "reasoning", text: "", ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }) } as ResponseContent & { text: string };
+        const entry = {
+          type: part.type === "text-start" ? "text" : "reasoning",
+          text: "",
+          ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }),
+        } as ResponseContent & { text: string };
         this.content.push(entry);
         this.open.set(`${entry.type}:${part.id}`, entry);
         return;

@@ -27,7 +27,11 @@ function toPromptPart(part: Record<string, unknown>): PromptPart {
 export function toLanguageModelPrompt(view: readonly Message[]): LanguageModelPrompt {
   const { system, messages } = toModelMessages(view);
   const systemMessages: PromptMessage[] =
-    system === undefined ? [] : typeof system === "string" ? [{ role: "system", content: system }] : system.map((message) => ({ ...message }) as PromptMessage);
+    system === undefined
+      ? []
+      : typeof system === "string"
+        ? [{ role: "system", content: system }]
+        : system.map((message) => ({ ...message }) as PromptMessage);
   const rest = messages.map((message) => {
     const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
     return { ...message, content: (content as Array<Record<string, unknown>>).map(toPromptPart) } as PromptMessage;

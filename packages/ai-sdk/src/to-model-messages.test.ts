@@ -25,9 +25,9 @@ describe("toModelMessages", () => {
     });
 
     it("should reject a system part that is not text", () => {
-      expect(() => toModelMessages([{ role: "system", content: [{ type: "image_url", image_url: { url: "https://x.test/a.png" } }] }])).toThrow(
-        ContextValidationError,
-      );
+      expect(() =>
+        toModelMessages([{ role: "system", content: [{ type: "image_url", image_url: { url: "https://x.test/a.png" } }] }]),
+      ).toThrow(ContextValidationError);
     });
   });
 
@@ -35,15 +35,29 @@ describe("toModelMessages", () => {
     it("should name each result after the call right before it, even when an id repeats across turns (regression)", () => {
       const view: Message[] = [
         { role: "user", content: "a" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: '{"q":"a"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: '{"q":"a"}' } }],
+        },
         { role: "tool", tool_call_id: "call_1", content: "found a" },
         { role: "user", content: "b" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"b"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"b"}' } }],
+        },
         { role: "tool", tool_call_id: "call_1", content: "file b" },
       ];
       const { messages } = toModelMessages(view);
-      expect(messages[2]).toEqual({ role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "search", output: { type: "text", value: "found a" } }] });
-      expect(messages[5]).toEqual({ role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", output: { type: "text", value: "file b" } }] });
+      expect(messages[2]).toEqual({
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "search", output: { type: "text", value: "found a" } }],
+      });
+      expect(messages[5]).toEqual({
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "call_1", toolName: "read_file", output: { type: "text", value: "file b" } }],
+      });
     });
 
     it("should parse tool-call arguments, and pass malformed ones on as the raw string", () => {
@@ -65,7 +79,12 @@ describe("toModelMessages", () => {
     });
 
     it("should reject a result that answers no call before it", () => {
-      expect(() => toModelMessages([{ role: "user", content: "x" }, { role: "tool", tool_call_id: "call_9", content: "orphan" }])).toThrow(/answers no call/);
+      expect(() =>
+        toModelMessages([
+          { role: "user", content: "x" },
+          { role: "tool", tool_call_id: "call_9", content: "orphan" },
+        ]),
+      ).toThrow(/answers no call/);
     });
 
     it("should fall back to a text output when a strategy cleared a JSON result", () => {
@@ -79,9 +98,13 @@ describe("toModelMessages", () => {
 
   describe("user content", () => {
     it("should turn image_url parts into image parts and reject parts the AI SDK has no place for", () => {
-      const { messages } = toModelMessages([{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x.test/a.png" } }] }]);
+      const { messages } = toModelMessages([
+        { role: "user", content: [{ type: "image_url", image_url: { url: "https://x.test/a.png" } }] },
+      ]);
       expect(messages[0]).toEqual({ role: "user", content: [{ type: "image", image: "https://x.test/a.png" }] });
-      expect(() => toModelMessages([{ role: "user", content: [{ type: "input_audio", input_audio: { data: "", format: "wav" } }] }])).toThrow(/input_audio/);
+      expect(() =>
+        toModelMessages([{ role: "user", content: [{ type: "input_audio", input_audio: { data: "", format: "wav" } }] }]),
+      ).toThrow(/input_audio/);
     });
   });
 

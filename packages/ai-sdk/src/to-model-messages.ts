@@ -51,7 +51,12 @@ function toUserPart(part: ContentPart, index: number, position: number): UserPar
       const { url, detail } = imageUrlOf(part);
       const mediaType = stringField(part, "mediaType");
       const providerOptions = putImageDetail(readProviderOptions(part), detail);
-      return { type: "image", image: url, ...(mediaType === undefined ? {} : { mediaType }), ...(providerOptions === undefined ? {} : { providerOptions }) };
+      return {
+        type: "image",
+        image: url,
+        ...(mediaType === undefined ? {} : { mediaType }),
+        ...(providerOptions === undefined ? {} : { providerOptions }),
+      };
     }
     case "file": {
       const file = toFilePart(part);
@@ -59,7 +64,11 @@ function toUserPart(part: ContentPart, index: number, position: number): UserPar
       return file;
     }
     default:
-      throw invalid(index, `content.${position}.type`, `an AI SDK user message holds text, image and file parts; a "${part.type}" part has no equivalent`);
+      throw invalid(
+        index,
+        `content.${position}.type`,
+        `an AI SDK user message holds text, image and file parts; a "${part.type}" part has no equivalent`,
+      );
   }
 }
 
@@ -80,7 +89,10 @@ function toAssistantPart(part: ContentPart, index: number, position: number): As
     case "image_url": {
       // The AI SDK has no image part on the assistant side; a file part with an image type is the same thing.
       const { url } = imageUrlOf(part);
-      return withProviderOptions({ type: "file", data: url, mediaType: stringField(part, "mediaType") ?? splitDataUrl(url)?.mediaType ?? "image/*" }, part);
+      return withProviderOptions(
+        { type: "file", data: url, mediaType: stringField(part, "mediaType") ?? splitDataUrl(url)?.mediaType ?? "image/*" },
+        part,
+      );
     }
     default:
       // Reasoning and other parts the AI SDK defines travel as they came.
@@ -98,7 +110,10 @@ function parseArguments(text: string): unknown {
 }
 
 function toToolCallPart(call: ToolCall): AssistantPart {
-  return withProviderOptions({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) }, call);
+  return withProviderOptions(
+    { type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) },
+    call,
+  );
 }
 
 function toAssistant(message: Extract<Message, { role: "assistant" }>, index: number): AssistantModelMessage {
@@ -106,7 +121,13 @@ function toAssistant(message: Extract<Message, { role: "assistant" }>, index: nu
   const { content } = message;
   if (calls.length === 0 && typeof content === "string") return withProviderOptions({ role: "assistant", content }, message);
   const parts: AssistantPart[] =
-    content === null ? [] : typeof content === "string" ? (content === "" ? [] : [{ type: "text", text: content }]) : content.map((part, position) => toAssistantPart(part, index, position));
+    content === null
+      ? []
+      : typeof content === "string"
+        ? content === ""
+          ? []
+          : [{ type: "text", text: content }]
+        : content.map((part, position) => toAssistantPart(part, index, position));
   const callParts = calls.map(toToolCallPart);
   const positions = readHints(message).callPositions;
   const combined = positions?.length === callParts.length ? interleave(parts, callParts, positions) : [...parts, ...callParts];
@@ -115,7 +136,9 @@ function toAssistant(message: Extract<Message, { role: "assistant" }>, index: nu
 
 function interleave(parts: AssistantPart[], calls: AssistantPart[], positions: readonly number[]): AssistantPart[] {
   const total = parts.length + calls.length;
-  const isValid = new Set(positions).size === positions.length && positions.every((position) => Number.isInteger(position) && position >= 0 && position < total);
+  const isValid =
+    new Set(positions).size === positions.length &&
+    positions.every((position) => Number.isInteger(position) && position >= 0 && position < total);
   if (!isValid) return [...parts, ...calls];
   const rest = [...parts];
   return Array.from({ length: total }, (_, position) => {
@@ -202,11 +225,19 @@ export function toModelMessages(view: readonly Message[]): ModelPrompt {
         if (toolName === undefined) {
           throw invalid(index, "tool_call_id", `"${message.tool_call_id}" answers no call of the assistant message before it`);
         }
-        const part: ToolResultPart = withProviderOptions({ type: "tool-result", toolCallId: message.tool_call_id, toolName, output: toOutput(message) }, message);
+        const part: ToolResultPart = withProviderOptions(
+          { type: "tool-result", toolCallId: message.tool_call_id, toolName, output: toOutput(message) },
+          message,
+        );
         const hints = readHints(message);
         const previous = messages.at(-1);
         if (previous?.role === "tool" && hints.messageProviderOptions === undefined) previous.content.push(part);
-        else messages.push({ role: "tool", content: [part], ...(hints.messageProviderOptions === undefined ? {} : { providerOptions: hints.messageProviderOptions }) });
+        else
+          messages.push({
+            role: "tool",
+            content: [part],
+            ...(hints.messageProviderOptions === undefined ? {} : { providerOptions: hints.messageProviderOptions }),
+          });
         return;
       }
     }

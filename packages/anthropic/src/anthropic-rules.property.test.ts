@@ -16,20 +16,24 @@ function onlyImagesWhereAnthropicTakesThem(message: Message): Message {
 describe("toAnthropicMessages on any view a manager builds", () => {
   it("should follow Anthropic's rules: user first, roles alternate, every tool_use answered in the next message, at most four breakpoints", async () => {
     await fc.assert(
-      fc.asyncProperty(historyArbitrary({ broken: true, hugeOutputs: false }), budgetArbitrary({ min: 200, max: 20_000 }), async (history, budget) => {
-        const context = createSimpleContext({ maxTokens: budget, tokenizer: "estimate" });
-        await context.setMessages(history.map(onlyImagesWhereAnthropicTakesThem));
-        let view: Message[];
-        try {
-          view = await context.getMessagesForRequest();
-        } catch (error) {
-          if (error instanceof ContextBudgetError) return;
-          throw error;
-        }
-        const request = toAnthropicMessages(view, { previous: view.slice(0, -1) });
-        expect(checkAnthropicMessages(request.messages)).toEqual([]);
-        expect(countBreakpoints(request)).toBeLessThanOrEqual(4);
-      }),
+      fc.asyncProperty(
+        historyArbitrary({ broken: true, hugeOutputs: false }),
+        budgetArbitrary({ min: 200, max: 20_000 }),
+        async (history, budget) => {
+          const context = createSimpleContext({ maxTokens: budget, tokenizer: "estimate" });
+          await context.setMessages(history.map(onlyImagesWhereAnthropicTakesThem));
+          let view: Message[];
+          try {
+            view = await context.getMessagesForRequest();
+          } catch (error) {
+            if (error instanceof ContextBudgetError) return;
+            throw error;
+          }
+          const request = toAnthropicMessages(view, { previous: view.slice(0, -1) });
+          expect(checkAnthropicMessages(request.messages)).toEqual([]);
+          expect(countBreakpoints(request)).toBeLessThanOrEqual(4);
+        },
+      ),
       { numRuns: 150 },
     );
   });

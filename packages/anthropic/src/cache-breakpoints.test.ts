@@ -21,7 +21,13 @@ describe("cache breakpoints", () => {
   });
 
   it("should mark the last message the previous view shares, so its cached prefix is read back", () => {
-    const second = [...first, ...frozen([{ role: "user", content: "Step two." }, { role: "assistant", content: "Done two." }])];
+    const second = [
+      ...first,
+      ...frozen([
+        { role: "user", content: "Step two." },
+        { role: "assistant", content: "Done two." },
+      ]),
+    ];
     const request = toAnthropicMessages(second, { previous: first, ttl: "1h" });
     expect(request.messages[1]!.content).toEqual([{ type: "text", text: "Done one.", cache_control: { type: "ephemeral", ttl: "1h" } }]);
     expect(request.messages[3]!.content).toEqual([{ type: "text", text: "Done two.", cache_control: { type: "ephemeral", ttl: "1h" } }]);
@@ -32,20 +38,41 @@ describe("cache breakpoints", () => {
   });
 
   it("should stop at the first message that changed (after a compaction)", () => {
-    const compacted = frozen([first[0]!, { role: "user", content: "<summary>one</summary>" }, { role: "assistant", content: "ok" }, { role: "user", content: "Step two." }]);
+    const compacted = frozen([
+      first[0]!,
+      { role: "user", content: "<summary>one</summary>" },
+      { role: "assistant", content: "ok" },
+      { role: "user", content: "Step two." },
+    ]);
     const request = toAnthropicMessages(compacted, { previous: first });
     // Only the system prompt is shared: no message breakpoint but the request's end.
     expect(countBreakpoints(request)).toBe(2);
   });
 
   it("should put a breakpoint on the block before a thinking block, which takes none", () => {
-    const view: Message[] = [{ role: "user", content: "x" }, { role: "assistant", content: [{ type: "text", text: "t" }, { type: "thinking", thinking: "hm", signature: "s" }] }];
+    const view: Message[] = [
+      { role: "user", content: "x" },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "t" },
+          { type: "thinking", thinking: "hm", signature: "s" },
+        ],
+      },
+    ];
     const request = toAnthropicMessages(view);
-    expect(request.messages[1]!.content).toEqual([{ type: "text", text: "t", cache_control: { type: "ephemeral" } }, { type: "thinking", thinking: "hm", signature: "s" }]);
+    expect(request.messages[1]!.content).toEqual([
+      { type: "text", text: "t", cache_control: { type: "ephemeral" } },
+      { type: "thinking", thinking: "hm", signature: "s" },
+    ]);
   });
 
   it("should never place more than four, counting breakpoints the caller's blocks already carry", () => {
-    const marked = { type: "document", source: { type: "text", media_type: "text/plain", data: "doc" }, cache_control: { type: "ephemeral" } };
+    const marked = {
+      type: "document",
+      source: { type: "text", media_type: "text/plain", data: "doc" },
+      cache_control: { type: "ephemeral" },
+    };
     const view: Message[] = [
       { role: "system", content: "s" },
       { role: "user", content: [marked, { ...marked }, { ...marked }] },

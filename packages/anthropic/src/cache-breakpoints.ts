@@ -31,7 +31,8 @@ interface Draft {
  */
 export function placeCacheBreakpoints(draft: Draft, options: CacheOptions): void {
   if (options.cache === false) return;
-  const cacheControl: CacheControlEphemeral = options.ttl === undefined ? { type: "ephemeral" as const } : { type: "ephemeral" as const, ttl: options.ttl };
+  const cacheControl: CacheControlEphemeral =
+    options.ttl === undefined ? { type: "ephemeral" as const } : { type: "ephemeral" as const, ttl: options.ttl };
   let budget = MAX_CACHE_BREAKPOINTS - countExisting(draft);
 
   const lastSystem = draft.system.length - 1;

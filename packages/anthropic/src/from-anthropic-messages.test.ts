@@ -5,7 +5,13 @@ import { fromAnthropicMessages } from "./from-anthropic-messages.js";
 import { toAnthropicMessages } from "./to-anthropic-messages.js";
 
 const conversation: MessageParam[] = [
-  { role: "user", content: [{ type: "text", text: "Read a" }, { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/" } }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "Read a" },
+      { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/" } },
+    ],
+  },
   {
     role: "assistant",
     content: [
@@ -26,13 +32,24 @@ const conversation: MessageParam[] = [
 
 describe("fromAnthropicMessages", () => {
   it("should give messages addMessage accepts, with tool_use as tool_calls and tool_result as tool messages before the user's text", () => {
-    const messages = parseMessages(fromAnthropicMessages(conversation, { system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] }));
+    const messages = parseMessages(
+      fromAnthropicMessages(conversation, { system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }] }),
+    );
     expect(messages).toEqual([
       { role: "system", content: [{ type: "text", text: "Be brief." }] },
-      { role: "user", content: [{ type: "text", text: "Read a" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Read a" },
+          { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } },
+        ],
+      },
       {
         role: "assistant",
-        content: [{ type: "thinking", thinking: "I should read it.", signature: "sig-1" }, { type: "text", text: "Reading." }],
+        content: [
+          { type: "thinking", thinking: "I should read it.", signature: "sig-1" },
+          { type: "text", text: "Reading." },
+        ],
         tool_calls: [{ id: "toolu_1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } }],
       },
       { role: "tool", tool_call_id: "toolu_1", content: [{ type: "text", text: "alpha" }] },
@@ -77,6 +94,10 @@ describe("fromAnthropicMessages", () => {
         },
       },
     ]);
-    expect(message).toEqual({ role: "assistant", content: null, tool_calls: [{ id: "toolu_2", type: "function", function: { name: "ls", arguments: "{}" } }] });
+    expect(message).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "toolu_2", type: "function", function: { name: "ls", arguments: "{}" } }],
+    });
   });
 });

@@ -1,6 +1,13 @@
 // Anthropic Messages (request params, or a response `Message`) as ctxkit messages.
 import { ContextValidationError, type ContentPart, type Message, type ToolCall, type ToolMessage } from "@ctxkit/core";
-import type { ContentBlock, ContentBlockParam, Message as AnthropicResponse, MessageParam, TextBlockParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  ContentBlock,
+  ContentBlockParam,
+  Message as AnthropicResponse,
+  MessageParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages";
 import { keepBlock } from "./anthropic-blocks.js";
 
 export interface FromAnthropicOptions {
@@ -15,7 +22,10 @@ export interface FromAnthropicOptions {
  * ctxkit form (thinking, documents, server tools) are kept as parts. `cache_control` is dropped: breakpoints
  * are placed per request by `toAnthropicMessages`.
  */
-export function fromAnthropicMessages(messages: readonly (MessageParam | AnthropicResponse)[], options: FromAnthropicOptions = {}): Message[] {
+export function fromAnthropicMessages(
+  messages: readonly (MessageParam | AnthropicResponse)[],
+  options: FromAnthropicOptions = {},
+): Message[] {
   const result: Message[] = [];
   if (options.system !== undefined) result.push({ role: "system", content: fromSystem(options.system) });
   messages.forEach((message, index) => {
@@ -48,7 +58,8 @@ function fromAssistantBlocks(blocks: readonly (ContentBlock | ContentBlockParam)
   const content: ContentPart[] = [];
   const toolCalls: ToolCall[] = [];
   blocks.forEach((block) => {
-    if (block.type === "tool_use") toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+    if (block.type === "tool_use")
+      toolCalls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
     else content.push(fromBlock(block));
   });
   if (toolCalls.length === 0) return { role: "assistant", content };
@@ -56,8 +67,14 @@ function fromAssistantBlocks(blocks: readonly (ContentBlock | ContentBlockParam)
 }
 
 function fromToolResult(block: ToolResultBlockParam): ToolMessage {
-  const content = block.content === undefined ? "" : typeof block.content === "string" ? block.content : block.content.map((part) => fromBlock(part));
-  const message: ToolMessage & { is_error?: true } = { role: "tool", tool_call_id: block.tool_use_id, content, ...(block.is_error === true ? { is_error: true as const } : {}) };
+  const content =
+    block.content === undefined ? "" : typeof block.content === "string" ? block.content : block.content.map((part) => fromBlock(part));
+  const message: ToolMessage & { is_error?: true } = {
+    role: "tool",
+    tool_call_id: block.tool_use_id,
+    content,
+    ...(block.is_error === true ? { is_error: true as const } : {}),
+  };
   return message;
 }
 
@@ -68,12 +85,16 @@ function fromBlock(block: AnyBlock, index?: number): ContentPart {
     case "text":
       return { type: "text", text: block.text };
     case "image":
-      if (block.source.type === "base64") return { type: "image_url", image_url: { url: `data:${block.source.media_type};base64,${block.source.data}` } };
+      if (block.source.type === "base64")
+        return { type: "image_url", image_url: { url: `data:${block.source.media_type};base64,${block.source.data}` } };
       if (block.source.type === "url") return { type: "image_url", image_url: { url: block.source.url } };
       return keepBlock(block);
     case "tool_use":
     case "tool_result":
-      throw new ContextValidationError([{ path: "content", message: `a ${block.type} block belongs in ${block.type === "tool_use" ? "an assistant" : "a user"} message` }], index === undefined ? {} : { index });
+      throw new ContextValidationError(
+        [{ path: "content", message: `a ${block.type} block belongs in ${block.type === "tool_use" ? "an assistant" : "a user"} message` }],
+        index === undefined ? {} : { index },
+      );
     default:
       return keepBlock(block);
   }

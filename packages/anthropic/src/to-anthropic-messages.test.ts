@@ -9,7 +9,14 @@ const call = (id: string, name = "read") => ({ id, type: "function" as const, fu
 const history: Message[] = [
   { role: "system", content: "You read files.", metadata: { pinned: true } },
   { role: "developer", content: "Be brief." },
-  { role: "user", content: [{ type: "text", text: "Compare these" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBOR" } }, { type: "image_url", image_url: { url: "https://example.com/b.png" } }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "Compare these" },
+      { type: "image_url", image_url: { url: "data:image/png;base64,iVBOR" } },
+      { type: "image_url", image_url: { url: "https://example.com/b.png" } },
+    ],
+  },
   { role: "assistant", content: "Reading both.", tool_calls: [call("a"), call("b")] },
   { role: "tool", tool_call_id: "a", content: "alpha" },
   { role: "tool", tool_call_id: "b", content: [{ type: "text", text: "beta" }] },
@@ -61,8 +68,23 @@ describe("toAnthropicMessages", () => {
   });
 
   it("should leave out an empty assistant turn, keeping roles alternating", () => {
-    const request = toAnthropicMessages([{ role: "user", content: "a" }, { role: "assistant", content: "" }, { role: "user", content: "b" }], { cache: false });
-    expect(request.messages).toEqual([{ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }]);
+    const request = toAnthropicMessages(
+      [
+        { role: "user", content: "a" },
+        { role: "assistant", content: "" },
+        { role: "user", content: "b" },
+      ],
+      { cache: false },
+    );
+    expect(request.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      },
+    ]);
     expect(request).not.toHaveProperty("system");
   });
 
@@ -76,21 +98,38 @@ describe("toAnthropicMessages", () => {
     const request = toAnthropicMessages(view, { cache: false });
     expect(request.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: DEFAULT_OPENING_USER_TEXT }] });
     expect(checkAnthropicMessages(request.messages)).toEqual([]);
-    expect(toAnthropicMessages(view, { cache: false, openingUserText: "Earlier: setup." }).messages[0]!.content).toEqual([{ type: "text", text: "Earlier: setup." }]);
+    expect(toAnthropicMessages(view, { cache: false, openingUserText: "Earlier: setup." }).messages[0]!.content).toEqual([
+      { type: "text", text: "Earlier: setup." },
+    ]);
   });
 
   it("should keep an error flag on a tool result", () => {
     const failed = { role: "tool" as const, tool_call_id: "a", content: "ENOENT", is_error: true };
-    const request = toAnthropicMessages([{ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [call("a")] }, failed], { cache: false });
+    const request = toAnthropicMessages(
+      [{ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [call("a")] }, failed],
+      { cache: false },
+    );
     expect(request.messages[2]!.content).toEqual([{ type: "tool_result", tool_use_id: "a", content: "ENOENT", is_error: true }]);
   });
 
   describe("what Anthropic cannot take", () => {
     it.each<[string, Message[], RegExp]>([
-      ["an image in the system prompt", [{ role: "system", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }], /system prompt/],
+      [
+        "an image in the system prompt",
+        [{ role: "system", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }],
+        /system prompt/,
+      ],
       ["audio", [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "A", format: "wav" } }] }], /"input_audio"/],
-      ["a non-image data URL", [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:text/plain;base64,AAA" } }] }], /"image_url"/],
-      ["arguments that are no JSON object", [{ role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "[1" } }] }], /tool_calls\.0\.function\.arguments/],
+      [
+        "a non-image data URL",
+        [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:text/plain;base64,AAA" } }] }],
+        /"image_url"/,
+      ],
+      [
+        "arguments that are no JSON object",
+        [{ role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "[1" } }] }],
+        /tool_calls\.0\.function\.arguments/,
+      ],
     ])("should reject %s with a ContextValidationError", (_name, view, message) => {
       expect(() => toAnthropicMessages(view)).toThrow(ContextValidationError);
       expect(() => toAnthropicMessages(view)).toThrow(message);

@@ -1,6 +1,12 @@
 // A ctxkit view as an Anthropic Messages request: system split out, tool results right after their calls.
 import { ContextValidationError, toProviderMessages, type ContentPart, type Message, type ToolCall } from "@ctxkit/core";
-import type { AssistantMessageParam, ContentBlockParam, TextBlockParam, ToolResultBlockParam, UserMessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  AssistantMessageParam,
+  ContentBlockParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+  UserMessageParam,
+} from "@anthropic-ai/sdk/resources/messages";
 import { isKeptBlock, toImageBlock } from "./anthropic-blocks.js";
 import { placeCacheBreakpoints, type CacheOptions } from "./cache-breakpoints.js";
 
@@ -55,7 +61,8 @@ export function toAnthropicMessages(view: readonly Message[], options: ToAnthrop
   });
 
   placeCacheBreakpoints({ view, system, messages, ends }, options);
-  if (messages[0]?.role === "assistant") messages.unshift({ role: "user", content: [{ type: "text", text: options.openingUserText ?? DEFAULT_OPENING_USER_TEXT }] });
+  if (messages[0]?.role === "assistant")
+    messages.unshift({ role: "user", content: [{ type: "text", text: options.openingUserText ?? DEFAULT_OPENING_USER_TEXT }] });
   return { ...(system.length > 0 ? { system } : {}), messages };
 }
 
@@ -92,7 +99,13 @@ function toContentBlocks(content: string | readonly ContentPart[], index: number
   return content.flatMap((part, position): ContentBlockParam[] => {
     if (part.type === "text" && typeof part.text === "string") return part.text === "" ? [] : [{ type: "text", text: part.text }];
     if (part.type === "refusal" && typeof part.refusal === "string") return [{ type: "text", text: part.refusal }];
-    if (part.type === "image_url" && typeof part.image_url === "object" && part.image_url !== null && "url" in part.image_url && typeof part.image_url.url === "string") {
+    if (
+      part.type === "image_url" &&
+      typeof part.image_url === "object" &&
+      part.image_url !== null &&
+      "url" in part.image_url &&
+      typeof part.image_url.url === "string"
+    ) {
       const image = toImageBlock(part.image_url.url);
       if (image !== undefined) return [image];
     }
@@ -117,7 +130,12 @@ function toToolUse(call: ToolCall, index: number, position: number): ContentBloc
   }
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new ContextValidationError(
-      [{ path: `tool_calls.${position}.function.arguments`, message: "Anthropic takes a tool call's input as a JSON object; these arguments are not one" }],
+      [
+        {
+          path: `tool_calls.${position}.function.arguments`,
+          message: "Anthropic takes a tool call's input as a JSON object; these arguments are not one",
+        },
+      ],
       { index },
     );
   }
@@ -125,5 +143,7 @@ function toToolUse(call: ToolCall, index: number, position: number): ContentBloc
 }
 
 function refused(index: number, position: number, part: ContentPart, where: string): ContextValidationError {
-  return new ContextValidationError([{ path: `content.${position}`, message: `Anthropic takes no "${part.type}" part in ${where}` }], { index });
+  return new ContextValidationError([{ path: `content.${position}`, message: `Anthropic takes no "${part.type}" part in ${where}` }], {
+    index,
+  });
 }

@@ -8,7 +8,11 @@ import { toAnthropicMessages } from "./to-anthropic-messages.js";
 
 describe("a tool loop through client.messages.create", () => {
   it("should send requests Anthropic accepts, with pairs adjacent and the shared prefix cached, through compaction", async () => {
-    const replies = Array.from({ length: 6 }, (_, index) => [textBlock(`Step ${index}.`), toolUseBlock(`toolu_${index}`, "grep", { pattern: `p${index}` }), toolUseBlock(`toolu_${index}b`, "ls", {})]);
+    const replies = Array.from({ length: 6 }, (_, index) => [
+      textBlock(`Step ${index}.`),
+      toolUseBlock(`toolu_${index}`, "grep", { pattern: `p${index}` }),
+      toolUseBlock(`toolu_${index}b`, "ls", {}),
+    ]);
     const { client, requests } = mockAnthropic([...replies, [textBlock("All done.")]]);
     const context = createSimpleContext({ maxTokens: 1_500, tokenizer: "estimate" });
     await context.addMessage({ role: "system", content: "You search code.", metadata: { pinned: true } });
@@ -19,7 +23,12 @@ describe("a tool loop through client.messages.create", () => {
       const view = await context.getMessagesForRequest();
       const { system, messages } = toAnthropicMessages(view, previous === undefined ? {} : { previous });
       previous = view;
-      const response = await client.messages.create({ model: "claude-test", max_tokens: 1024, ...(system === undefined ? {} : { system }), messages });
+      const response = await client.messages.create({
+        model: "claude-test",
+        max_tokens: 1024,
+        ...(system === undefined ? {} : { system }),
+        messages,
+      });
       for (const message of fromAnthropicMessages([response])) await context.addMessage(message);
       const uses = response.content.filter((block) => block.type === "tool_use");
       if (uses.length === 0) break;
@@ -37,7 +46,9 @@ describe("a tool loop through client.messages.create", () => {
     expect(await context.getMessages()).toHaveLength(2 + 6 * 3 + 1);
     // The budget forced compaction: the last request holds less than the whole history.
     const lastRequest = JSON.stringify(requests.at(-1)!.messages);
-    expect(lastRequest.length).toBeLessThan(JSON.stringify(toAnthropicMessages(await context.getMessages(), { cache: false }).messages).length * 0.8);
+    expect(lastRequest.length).toBeLessThan(
+      JSON.stringify(toAnthropicMessages(await context.getMessages(), { cache: false }).messages).length * 0.8,
+    );
   });
 });
 
@@ -47,7 +58,13 @@ describe("checkAnthropicMessages", () => {
       checkAnthropicMessages([
         { role: "user", content: "go" },
         { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ls", input: {} }] },
-        { role: "user", content: [{ type: "text", text: "wait" }, { type: "tool_result", tool_use_id: "t1", content: "x" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "wait" },
+            { type: "tool_result", tool_use_id: "t1", content: "x" },
+          ],
+        },
         { role: "user", content: "again" },
       ]),
     ).toEqual(["3: two user messages in a row", "1: tool_use ids were found without tool_result blocks immediately after: t1"]);

@@ -39,7 +39,9 @@ describe("ctxkit-conformance main()", () => {
     expect(stdout).toMatch(/FAIL {2}preservation/);
     expect(stdout).toMatch(/pass {2}budget/);
     expect(stdout).toContain('"role": "system"');
-    expect(stdout).toMatch(new RegExp(`Replay: ctxkit-conformance ${modulePath.replace(/[.\\/]/g, "\\$&")} --only preservation --seed 1 --path [\\d:]+`));
+    expect(stdout).toMatch(
+      new RegExp(`Replay: ctxkit-conformance ${modulePath.replace(/[.\\/]/g, "\\$&")} --only preservation --seed 1 --path [\\d:]+`),
+    );
     expect(code).toBe(1);
   });
 
@@ -57,7 +59,17 @@ describe("ctxkit-conformance main()", () => {
     const strategy = path.join(fixtures, "noop-strategy.mjs");
     const config = JSON.stringify({ strategies: [{ module: strategy, config: {} }, "truncate"] });
     const before = (globalThis as { noopStrategiesCreated?: number }).noopStrategiesCreated ?? 0;
-    const { code } = await run([contextSimpleSource, "--runs", "3", "--seed", "5", "--only", "config-schema,pairing,budget", "--config", config]);
+    const { code } = await run([
+      contextSimpleSource,
+      "--runs",
+      "3",
+      "--seed",
+      "5",
+      "--only",
+      "config-schema,pairing,budget",
+      "--config",
+      config,
+    ]);
     expect(code).toBe(0);
     expect(((globalThis as { noopStrategiesCreated?: number }).noopStrategiesCreated ?? 0) - before).toBeGreaterThanOrEqual(6);
   });
@@ -131,19 +143,29 @@ describe("ctxkit-conformance main()", () => {
 
 // The built CLI as a real child process, exactly as `pnpm start` runs it.
 const builtCli = path.join(packageRoot, "dist", "cli.js");
-const isBuilt = [builtCli, path.resolve(packageRoot, "../core/dist/index.js"), path.resolve(packageRoot, "../context-simple/dist/index.js")].every((file) => existsSync(file));
+const isBuilt = [
+  builtCli,
+  path.resolve(packageRoot, "../core/dist/index.js"),
+  path.resolve(packageRoot, "../context-simple/dist/index.js"),
+].every((file) => existsSync(file));
 const skipReason = isBuilt ? "" : " (skipped: run `pnpm build` first, there is no dist to run)";
 
 describe(`the built ctxkit-conformance binary${skipReason}`, () => {
   it.skipIf(!isBuilt)("should exit 0 on the context-simple folder and print a JSON report", () => {
-    const child = spawnSync(process.execPath, [builtCli, "../context-simple", "--runs", "5", "--json"], { cwd: packageRoot, encoding: "utf8" });
+    const child = spawnSync(process.execPath, [builtCli, "../context-simple", "--runs", "5", "--json"], {
+      cwd: packageRoot,
+      encoding: "utf8",
+    });
     expect(child.stderr).toBe("");
     expect((JSON.parse(child.stdout) as ConformanceReport).passed).toBe(true);
     expect(child.status).toBe(0);
   });
 
   it.skipIf(!isBuilt)("should exit 1 on a module that mounts nothing", () => {
-    const child = spawnSync(process.execPath, [builtCli, "test/__fixtures__/mounts-nothing.mjs", "--runs", "2"], { cwd: packageRoot, encoding: "utf8" });
+    const child = spawnSync(process.execPath, [builtCli, "test/__fixtures__/mounts-nothing.mjs", "--runs", "2"], {
+      cwd: packageRoot,
+      encoding: "utf8",
+    });
     expect(child.stdout).toMatch(/FAIL {2}mount-registers-manager/);
     expect(child.status).toBe(1);
   });

@@ -34,14 +34,28 @@ function loadFailureReport(specifier: string, error: unknown, seed: number, runs
     seed,
     runs,
     capabilities: { compact: false, recoverOverflow: false, usage: false, events: false },
-    checks: [{ name: "load", kind: "structural", description: "The module can be imported and has the module shape.", status: "fail", durationMs: 0, reason: describeError(error) }],
+    checks: [
+      {
+        name: "load",
+        kind: "structural",
+        description: "The module can be imported and has the module shape.",
+        status: "fail",
+        durationMs: 0,
+        reason: describeError(error),
+      },
+    ],
     passed: false,
     counts: { pass: 0, fail: 1, skip: 0 },
     durationMs: 0,
   };
 }
 
-async function checkModule(argument: string, settings: CliSettings, environment: Required<CliEnvironment>, seed: number): Promise<ConformanceReport> {
+async function checkModule(
+  argument: string,
+  settings: CliSettings,
+  environment: Required<CliEnvironment>,
+  seed: number,
+): Promise<ConformanceReport> {
   const { stdout, stderr, cwd } = environment;
   const color = settings.color && stdout.isTTY === true && process.env["NO_COLOR"] === undefined;
   const specifier = toSpecifier(argument, cwd);
@@ -51,7 +65,8 @@ async function checkModule(argument: string, settings: CliSettings, environment:
     module = withStrategyModules(await loadModule(specifier, { type: "context", cwd }), cwd);
   } catch (error) {
     const report = loadFailureReport(argument, error, seed, runs);
-    if (!settings.json) stdout.write(`${formatHeader(report)}\n\n${formatCheckLine(report.checks[0]!, { color })}\n${formatSummary(report, { color })}\n`);
+    if (!settings.json)
+      stdout.write(`${formatHeader(report)}\n\n${formatCheckLine(report.checks[0]!, { color })}\n${formatSummary(report, { color })}\n`);
     return report;
   }
   const progress = createProgressLine(stderr);
@@ -78,7 +93,10 @@ async function checkModule(argument: string, settings: CliSettings, environment:
 }
 
 /** Runs the CLI; resolves to the exit code: 0 all passed, 1 a check failed, 2 a usage error. */
-export async function main(argv: readonly string[], environment: CliEnvironment = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  environment: CliEnvironment = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   let settings: CliSettings;
   try {
     settings = parseArguments(argv);

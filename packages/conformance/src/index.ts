@@ -32,10 +32,21 @@ export { replayCounterexample } from "./runner/replay-counterexample.js";
 export { formatReport, formatCounterexample, type FormatOptions } from "./runner/format-report.js";
 export type { ConformanceReport, CheckResult, CheckStatus, Counterexample } from "./runner/report.js";
 
-export type { ConformanceSubject, ContextManagerFactory, ContextModuleLike, SubscribeToEvents, ContextEventListenerLike } from "./subject/subject.js";
+export type {
+  ConformanceSubject,
+  ContextManagerFactory,
+  ContextModuleLike,
+  SubscribeToEvents,
+  ContextEventListenerLike,
+} from "./subject/subject.js";
 export type { CapabilityName, CapabilityFlags } from "./subject/capabilities.js";
 export type { SessionSettings } from "./subject/session-settings.js";
-export { createRecordingSummarizer, type RecordingSummarizer, type RecordedSummaryCall, type SummarizerRequestLike } from "./subject/recording-summarizer.js";
+export {
+  createRecordingSummarizer,
+  type RecordingSummarizer,
+  type RecordedSummaryCall,
+  type SummarizerRequestLike,
+} from "./subject/recording-summarizer.js";
 export { withStrategyModules } from "./subject/with-strategy-modules.js";
 export {
   runStrategyConformance,

@@ -16,7 +16,13 @@ import { runProperty, runsFor } from "./runner/run-property.js";
 import { listStructuralChecks, runStructuralCheck } from "./runner/structural-checks.js";
 import { runStrategyConformance, type StrategyConformanceOptions, type StrategySubject } from "./strategy/run-strategy-conformance.js";
 import type { ResolvedCapabilities } from "./subject/capabilities.js";
-import { resolveSubject, unwrapDefaultExport, type ConformanceSubject, type ContextManagerFactory, type ContextModuleLike } from "./subject/subject.js";
+import {
+  resolveSubject,
+  unwrapDefaultExport,
+  type ConformanceSubject,
+  type ContextManagerFactory,
+  type ContextModuleLike,
+} from "./subject/subject.js";
 
 export interface DescribeContextManagerOptions extends Omit<ConformanceOptions, "onProgress" | "name"> {
   /** Longest one vitest test (one property, shrinking included) may take. Default 300 s. */
@@ -132,7 +138,11 @@ export { describeMessageStore, type MessageStoreFactory, type MessageStoreSuiteO
  * deterministic. Pass a factory for a strategy with state of its own (a breaker, a cache).
  * Environment overrides: CTXKIT_CONFORMANCE_RUNS, _SEED, _PATH.
  */
-export function describeStrategy(name: string, strategy: StrategySubject, options: StrategyConformanceOptions & { testTimeoutMs?: number } = {}): void {
+export function describeStrategy(
+  name: string,
+  strategy: StrategySubject,
+  options: StrategyConformanceOptions & { testTimeoutMs?: number } = {},
+): void {
   const settings = { ...options, ...readEnvironment() };
   const seed = settings.seed ?? createSeed();
   describe(`${name} keeps the ctxkit strategy contract`, () => {

@@ -15,9 +15,27 @@ const summaryOptions = {
   summarizer: true,
 } as const;
 const featureCases = [
-  { flaw: "claims summary coverage for a message it dropped", module: broken.overclaimsSummaryCoverage, property: "summary-coverage", options: summaryOptions, healthy: contextSimple },
-  { flaw: "loses its last message in a restart", module: createRestartableModule("drops-last-message", "drops-last-message"), property: "restart", options: restartOptions, healthy: createRestartableModule("healthy", "none") },
-  { flaw: "forgets its checkpoints in a restart", module: createRestartableModule("forgets-state", "forgets-state"), property: "restart", options: restartOptions, healthy: createRestartableModule("healthy", "none") },
+  {
+    flaw: "claims summary coverage for a message it dropped",
+    module: broken.overclaimsSummaryCoverage,
+    property: "summary-coverage",
+    options: summaryOptions,
+    healthy: contextSimple,
+  },
+  {
+    flaw: "loses its last message in a restart",
+    module: createRestartableModule("drops-last-message", "drops-last-message"),
+    property: "restart",
+    options: restartOptions,
+    healthy: createRestartableModule("healthy", "none"),
+  },
+  {
+    flaw: "forgets its checkpoints in a restart",
+    module: createRestartableModule("forgets-state", "forgets-state"),
+    property: "restart",
+    options: restartOptions,
+    healthy: createRestartableModule("healthy", "none"),
+  },
 ];
 
 const cases = [
@@ -46,7 +64,12 @@ const cases = [
   { flaw: "mutates the messages given to setMessages", module: broken.mutatesSetMessagesInput, property: "non-destructive" },
   { flaw: "mutates the error given to recoverOverflow", module: broken.mutatesOverflowError, property: "non-destructive" },
   { flaw: "accepts a non-boolean pinned", module: broken.coercesPinned, property: "validation" },
-  { flaw: "serves a request after adds called later", module: broken.servesRequestsLate, property: "concurrency", reason: /issued after the request/ },
+  {
+    flaw: "serves a request after adds called later",
+    module: broken.servesRequestsLate,
+    property: "concurrency",
+    reason: /issued after the request/,
+  },
 ];
 
 const structuralCases = [
@@ -59,7 +82,11 @@ const structuralCases = [
 
 /** The message lists of a property's input: `history`, and `before`/`after` or `concurrent` for some. */
 function messageListsOf(input: unknown): Record<string, Message[]> {
-  return Object.fromEntries(Object.entries(input as Record<string, unknown>).filter((entry): entry is [string, Message[]] => Array.isArray(entry[1]) && entry[0] !== "requests"));
+  return Object.fromEntries(
+    Object.entries(input as Record<string, unknown>).filter(
+      (entry): entry is [string, Message[]] => Array.isArray(entry[1]) && entry[0] !== "requests",
+    ),
+  );
 }
 
 describe("the kit on deliberately broken modules", () => {
@@ -102,7 +129,12 @@ describe("the kit on deliberately broken modules", () => {
   }
 
   it("should pass a healthy restartable module on restart", async () => {
-    const report = await runConformance(createRestartableModule("healthy", "none"), { ...restartOptions, only: ["restart"], runs: DEFAULT_RUNS, seed: 1 });
+    const report = await runConformance(createRestartableModule("healthy", "none"), {
+      ...restartOptions,
+      only: ["restart"],
+      runs: DEFAULT_RUNS,
+      seed: 1,
+    });
     expect(report.checks).toMatchObject([{ name: "restart", status: "pass" }]);
   });
 
@@ -159,7 +191,9 @@ describe("the kit on context-simple", () => {
       "usage",
       "summary-coverage",
     ]);
-    expect(report.checks.find((check) => check.name === "compaction-frequency")?.note).toMatch(/^cache-stable on \d+% of \d+ follow-up requests$/);
+    expect(report.checks.find((check) => check.name === "compaction-frequency")?.note).toMatch(
+      /^cache-stable on \d+% of \d+ follow-up requests$/,
+    );
   });
 
   it("should pass summary-coverage with a summary pipeline on the kit's summarizer, which it really calls", async () => {

@@ -8,7 +8,10 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const configSchema = contextConfigSchema.extend({
   /** The folder that holds one `<sessionId>.jsonl` journal per session; created when missing. */
   storagePath: z
-    .string({ error: (issue) => (issue.input === undefined ? "required: the folder that holds the sessions' journals" : "must be a folder path (a string)") })
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? "required: the folder that holds the sessions' journals" : "must be a folder path (a string)",
+    })
     .min(1, "must name a folder")
     .refine((path) => !path.includes("\0"), "must not contain a NUL byte"),
   /** Which session to open; a new random id when absent, which always starts a fresh session. */

@@ -9,4 +9,7 @@ import * as contextPersistent from "./index.js";
 const storagePath = mkdtempSync(join(tmpdir(), "ctxkit-conformance-"));
 afterAll(() => rmSync(storagePath, { recursive: true, force: true }));
 
-describeContextManager("context-persistent", contextPersistent, { config: ({ sessionId }: { sessionId: string }) => ({ storagePath, sessionId }), restart: true });
+describeContextManager("context-persistent", contextPersistent, {
+  config: ({ sessionId }: { sessionId: string }) => ({ storagePath, sessionId }),
+  restart: true,
+});

@@ -104,9 +104,13 @@ describe.concurrent("crash safety, with a real child process killed by SIGKILL",
     ["always", 50],
     ["batch", 30],
     ["none", 10],
-  ] as const)("should keep every resolved add, in order, under %s, across %i kills", { timeout: 120_000 }, async ([durability, kills], { expect }) => {
-    const report = await crashRepeatedly(expect, durability, kills);
-    reports.push({ durability, ...report });
-    expect(report.acknowledged).toBeGreaterThan(0);
-  });
+  ] as const)(
+    "should keep every resolved add, in order, under %s, across %i kills",
+    { timeout: 120_000 },
+    async ([durability, kills], { expect }) => {
+      const report = await crashRepeatedly(expect, durability, kills);
+      reports.push({ durability, ...report });
+      expect(report.acknowledged).toBeGreaterThan(0);
+    },
+  );
 });

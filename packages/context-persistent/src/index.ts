@@ -4,4 +4,12 @@ export { configSchema, type PersistentContextConfig, type ResolvedPersistentCont
 export { meta, mount } from "./module.js";
 export type { MessageStore, StoredSession, StateSnapshot, StateChange, Durability } from "./message-store.js";
 export { JsonlFileStore, type JsonlFileStoreOptions } from "./jsonl-file-store.js";
-export { ContextLockedError, ContextStoreCorruptError, ContextStoreAccessError, ContextClosedError, type ClosedReason, type LockOwner, type PersistentErrorCode } from "./errors.js";
+export {
+  ContextLockedError,
+  ContextStoreCorruptError,
+  ContextStoreAccessError,
+  ContextClosedError,
+  type ClosedReason,
+  type LockOwner,
+  type PersistentErrorCode,
+} from "./errors.js";

@@ -10,7 +10,11 @@ describe("journal records", () => {
     });
 
     it("should round-trip every record type", () => {
-      const message = { role: "assistant" as const, content: null, tool_calls: [{ id: "a", type: "function" as const, function: { name: "f", arguments: "{}" } }] };
+      const message = {
+        role: "assistant" as const,
+        content: null,
+        tool_calls: [{ id: "a", type: "function" as const, function: { name: "f", arguments: "{}" } }],
+      };
       expect(decodeRecord(encodeAdd(message))).toEqual({ type: "add", message });
       expect(decodeRecord(encodeState({ strategy: "summary", key: "checkpoint", value: { through: 3 } }))).toEqual({
         type: "state",
@@ -39,9 +43,15 @@ describe("journal records", () => {
       ['{"v":1,"type":"add","message":{"role":"robot","content":"hi"}}', "addMessage would refuse (role:"],
       ['{"v":1,"type":"add","message":{"role":"user","content":null}}', "addMessage would refuse (content:"],
       ['{"v":1,"type":"add","message":{"role":"tool","content":"x"}}', "addMessage would refuse (tool_call_id:"],
-      ['{"v":1,"type":"add","message":{"role":"assistant","content":null,"tool_calls":[{"id":"a"}]}}', "addMessage would refuse (tool_calls.0"],
+      [
+        '{"v":1,"type":"add","message":{"role":"assistant","content":null,"tool_calls":[{"id":"a"}]}}',
+        "addMessage would refuse (tool_calls.0",
+      ],
       ['{"v":1,"type":"add","message":{"role":"user","content":[null]}}', "addMessage would refuse (content"],
-      ['{"v":1,"type":"add","message":{"role":"user","content":"x","metadata":{"pinned":"yes"}}}', "addMessage would refuse (metadata.pinned:"],
+      [
+        '{"v":1,"type":"add","message":{"role":"user","content":"x","metadata":{"pinned":"yes"}}}',
+        "addMessage would refuse (metadata.pinned:",
+      ],
       ['{"v":1,"type":"state","key":"k","value":1}', "without strategy and key"],
       ['{"v":1,"type":"state","strategy":"s","key":"k"}', "without a value"],
     ])("should reject %s, saying why", (line, reason) => {

@@ -65,7 +65,9 @@ function checkMessage(message: unknown): Message {
   } catch (error) {
     if (!(error instanceof ContextValidationError)) throw error;
     const [first] = error.issues;
-    throw new Error(`a message that addMessage would refuse (${first?.path || "message"}: ${first?.message ?? "invalid"})`, { cause: error });
+    throw new Error(`a message that addMessage would refuse (${first?.path || "message"}: ${first?.message ?? "invalid"})`, {
+      cause: error,
+    });
   }
 }
 

@@ -108,7 +108,9 @@ export class JsonlFileStore implements MessageStore {
     return this.whenWritable(() => {
       const header = encodeHeader({ sessionId: this.sessionId, rewrittenAt: new Date().toISOString(), reason });
       // State values may change after this call, so they are encoded now; messages are frozen.
-      const stateLines = [...state].flatMap(([strategy, values]) => [...values].map(([key, value]) => encodeState({ strategy, key, value })));
+      const stateLines = [...state].flatMap(([strategy, values]) =>
+        [...values].map(([key, value]) => encodeState({ strategy, key, value })),
+      );
       const lines = function* (): Generator<string> {
         yield header;
         yield* stateLines;

@@ -17,7 +17,9 @@ describe("the session lock, across real processes", () => {
     const holder = await startFixture("lock-child", ["hold", folder, "s"]);
     try {
       await holder.waitForLine((line) => line === "ready");
-      const refused = await createPersistentContext({ storagePath: folder, sessionId: "s", tokenizer: "estimate" }).catch((error: unknown) => error);
+      const refused = await createPersistentContext({ storagePath: folder, sessionId: "s", tokenizer: "estimate" }).catch(
+        (error: unknown) => error,
+      );
       expect(refused).toBeInstanceOf(ContextLockedError);
       expect(refused).toMatchObject({ code: "CONTEXT_LOCKED", owner: { pid: holder.child.pid } });
       expect((refused as Error).message).toContain(`process ${holder.child.pid}`);

@@ -17,7 +17,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-
 /** FileHandle is not exported, so its prototype is taken from a real handle. */
 async function spyOnFileHandles(folder: string) {
   const handle = await open(join(folder, "probe"), "w");
@@ -32,9 +31,9 @@ describe("a persistent session", () => {
       const folder = await directory();
       const { manager } = await openSession(folder);
       await expect(manager.addMessage({ role: "user" } as unknown as Message)).rejects.toBeInstanceOf(ContextValidationError);
-      await expect(manager.addMessage({ role: "user", content: "hi", metadata: { at: new Date(0) } } as unknown as Message)).rejects.toThrow(
-        "metadata.at: a Date cannot be stored as JSON",
-      );
+      await expect(
+        manager.addMessage({ role: "user", content: "hi", metadata: { at: new Date(0) } } as unknown as Message),
+      ).rejects.toThrow("metadata.at: a Date cannot be stored as JSON");
       expect(await manager.getMessages()).toEqual([]);
       expect(await readdir(folder)).toEqual(["session.jsonl.lock"]);
       await manager.close();

@@ -14,8 +14,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-
-const history: Message[] = [systemMessage("You are terse."), ...Array.from({ length: 12 }, (_, index) => sampleTurn(index)).flat(), userMessage("and now?")];
+const history: Message[] = [
+  systemMessage("You are terse."),
+  ...Array.from({ length: 12 }, (_, index) => sampleTurn(index)).flat(),
+  userMessage("and now?"),
+];
 
 describe("resume", () => {
   it("should give back the same history and, for the same budget, the same view as a fresh instance given that history", async () => {
@@ -109,7 +112,10 @@ describe("resume", () => {
       const { manager: resumed } = await openSession(folder, config);
       await resumed.compact({ tokenBudget: 3_000 });
       await resumed.close();
-      const records = (await readFile(join(folder, "session.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+      const records = (await readFile(join(folder, "session.jsonl"), "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
       // Without the restored state the resumed run would count from 0 again and record 1.
       const runs = records.filter((record) => record.type === "state").map((record) => record.value);
       expect(runs).toEqual([1, 2]);
@@ -126,7 +132,10 @@ describe("resume", () => {
       const { manager: resumed } = await openSession(folder, config);
       await resumed.compact({ tokenBudget: 3_000 });
       await resumed.close();
-      const records = (await readFile(join(folder, "session.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+      const records = (await readFile(join(folder, "session.jsonl"), "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
       expect(records.filter((record) => record.type === "state").map((record) => record.value)).toEqual([1, 2]);
     });
   });

@@ -81,7 +81,9 @@ export function fixturesOf(packageUrl: URL, external: readonly string[]) {
         const seen = lines.find(matches);
         if (seen !== undefined) return resolve(seen);
         waiters.push({ matches, resolve });
-        void exited.then(({ code, signal }) => reject(new Error(`the ${name} fixture exited (${code ?? signal}) before printing the line awaited`)));
+        void exited.then(({ code, signal }) =>
+          reject(new Error(`the ${name} fixture exited (${code ?? signal}) before printing the line awaited`)),
+        );
       });
     return { child, lines, waitForLine, exited };
   }

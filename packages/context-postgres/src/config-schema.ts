@@ -5,11 +5,18 @@ import { z } from "zod";
 /** A plain SQL identifier: letters, digits and `_`, starting with a letter or `_`, at most 48 characters (a table suffix is added). */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 const identifier = (what: string) =>
-  z.string().regex(IDENTIFIER, `must be a plain SQL identifier for the ${what}: letters, digits and _, starting with a letter or _, at most 48 characters`);
+  z
+    .string()
+    .regex(
+      IDENTIFIER,
+      `must be a plain SQL identifier for the ${what}: letters, digits and _, starting with a letter or _, at most 48 characters`,
+    );
 
 export const configSchema = contextConfigSchema.extend({
   /** `postgres://user:password@host:port/database`, as node-postgres takes it. */
-  connectionString: z.string({ error: (issue) => (issue.input === undefined ? "required: the server's postgres:// URL" : "must be a postgres:// URL") }).min(1, "must be a postgres:// URL"),
+  connectionString: z
+    .string({ error: (issue) => (issue.input === undefined ? "required: the server's postgres:// URL" : "must be a postgres:// URL") })
+    .min(1, "must be a postgres:// URL"),
   /** The session every worker that passes the same id shares; a new random id (a new session) when absent. */
   sessionId: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional(),
   /** The prefix of the three tables (`<table>_sessions`, `<table>_messages`, `<table>_state`). */

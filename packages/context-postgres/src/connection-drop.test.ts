@@ -21,7 +21,10 @@ describeWithPostgres("a dropped connection", (connectionString) => {
     const write = manager.addMessage({ role: "user", content: "lost with its connection" }).catch((error: unknown) => error);
     let terminated = 0;
     while (terminated === 0) {
-      const result = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", [application]);
+      const result = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+        [application],
+      );
       terminated = result.rowCount ?? 0;
     }
     await admin.query("ROLLBACK");

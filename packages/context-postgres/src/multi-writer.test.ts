@@ -17,7 +17,9 @@ describeWithPostgres("many workers on one session", (connectionString) => {
   it("should keep every acknowledged append of 4 concurrent processes exactly once, each writer's in its order", async () => {
     const sessionId = randomUUID();
     const writers = ["a", "b", "c", "d"];
-    const children = await Promise.all(writers.map((writer) => startFixture("append-worker", [connectionString, SCHEMA, sessionId, writer, "25"])));
+    const children = await Promise.all(
+      writers.map((writer) => startFixture("append-worker", [connectionString, SCHEMA, sessionId, writer, "25"])),
+    );
     for (const child of children) expect((await child.exited).code).toBe(0);
     const reader = await open(sessionId);
     const stored = contents(await reader.getMessages());
@@ -25,7 +27,9 @@ describeWithPostgres("many workers on one session", (connectionString) => {
     expect(stored).toHaveLength(100);
     expect(new Set(stored).size).toBe(100);
     for (const writer of writers) {
-      expect(stored.filter((content) => content.startsWith(`${writer}:`))).toEqual(Array.from({ length: 25 }, (_, index) => `${writer}:${index}`));
+      expect(stored.filter((content) => content.startsWith(`${writer}:`))).toEqual(
+        Array.from({ length: 25 }, (_, index) => `${writer}:${index}`),
+      );
     }
   });
 

@@ -185,7 +185,8 @@ export class PostgresMessageStore implements MessageStore {
       try {
         const row = await this.readSessionRow(this.pool!);
         if (row.generation !== this.seen.generation) return { kind: "reset", session: await this.readSession() };
-        const messages = row.lastSeq > this.seen.lastSeq ? await this.readMessages(this.pool!, row.generation, this.seen.lastSeq, row.lastSeq) : [];
+        const messages =
+          row.lastSeq > this.seen.lastSeq ? await this.readMessages(this.pool!, row.generation, this.seen.lastSeq, row.lastSeq) : [];
         // Fewer rows than the session row promised: another worker replaced the session in between.
         if (messages.length !== row.lastSeq - this.seen.lastSeq) return { kind: "reset", session: await this.readSession() };
         const state = row.stateVersion !== this.seen.stateVersion ? await this.readState(this.pool!) : undefined;
@@ -233,7 +234,8 @@ export class PostgresMessageStore implements MessageStore {
       [this.sessionId, messages.length, messages.map((message) => JSON.stringify(message))],
     );
     // The session row is made at open and never deleted; without it nothing would be stored, so say so.
-    if (inserted.rowCount !== messages.length) throw new Error(`the session row of ${this.location} is missing: its tables were changed outside ctxkit`);
+    if (inserted.rowCount !== messages.length)
+      throw new Error(`the session row of ${this.location} is missing: its tables were changed outside ctxkit`);
   }
 
   private async insertMessages(client: pg.PoolClient, generation: number, firstSeq: number, messages: readonly Message[]): Promise<void> {
@@ -358,7 +360,8 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   private unavailable(error: unknown): unknown {
-    if (error instanceof PostgresStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError) return error;
+    if (error instanceof PostgresStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
+      return error;
     return new ContextStoreUnavailableError(this.location, { cause: error });
   }
 }

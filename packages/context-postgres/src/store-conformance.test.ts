@@ -23,7 +23,9 @@ describeWithPostgres("PostgreSQL store", (connectionString) => {
     // A row whose body is no longer JSON, as a manual UPDATE gone wrong would leave it.
     corrupt: (sessionId) =>
       withClient(connectionString, async (client) => {
-        await client.query(`UPDATE ${tableNames(schema, "ctxkit").messages} SET body = '{"role":' WHERE session_id = $1 AND seq = 2`, [sessionId]);
+        await client.query(`UPDATE ${tableNames(schema, "ctxkit").messages} SET body = '{"role":' WHERE session_id = $1 AND seq = 2`, [
+          sessionId,
+        ]);
       }),
     // The replace runs in its own transaction on a connection named for this test; the server terminates
     // that backend as soon as the transaction has written something.

@@ -9,7 +9,9 @@ const envFile = fileURLToPath(new URL("../../../.tmp/postgres.env", import.meta.
 export function findPostgresUrl(): string | undefined {
   if (process.env["CTXKIT_POSTGRES_URL"]) return process.env["CTXKIT_POSTGRES_URL"];
   if (!existsSync(envFile)) return undefined;
-  const line = readFileSync(envFile, "utf8").split("\n").find((entry) => entry.startsWith("CTXKIT_POSTGRES_URL="));
+  const line = readFileSync(envFile, "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith("CTXKIT_POSTGRES_URL="));
   return line?.slice("CTXKIT_POSTGRES_URL=".length).trim() || undefined;
 }
 
@@ -19,9 +21,11 @@ export function describeWithPostgres(name: string, body: (connectionString: stri
   if (url !== undefined) {
     describe(name, () => body(url));
   } else if (process.env["CI"]) {
-    describe(name, () => it("should find the PostgreSQL server that .ci/run starts", () => {
-      throw new Error("No PostgreSQL server: .ci/run must run `bash scripts/postgres.sh start` before the tests.");
-    }));
+    describe(name, () =>
+      it("should find the PostgreSQL server that .ci/run starts", () => {
+        throw new Error("No PostgreSQL server: .ci/run must run `bash scripts/postgres.sh start` before the tests.");
+      }),
+    );
   } else {
     describe.skip(`${name} (skipped: no PostgreSQL server; run \`bash scripts/postgres.sh start\`)`, () => body(""));
   }

@@ -6,13 +6,29 @@ import { createSimpleContext } from "./index.js";
 function longTurn(count: number): Message[] {
   const units = Array.from({ length: count }, (_, index): Message[] => {
     const id = `call_${index}`;
-    const args = { file_path: `lib/app/module_${index}.ex`, old_string: "def run, do: :error", new_string: `def run, do: :ok # ${"keep the old clause working ".repeat(25)}` };
+    const args = {
+      file_path: `lib/app/module_${index}.ex`,
+      old_string: "def run, do: :error",
+      new_string: `def run, do: :ok # ${"keep the old clause working ".repeat(25)}`,
+    };
     return [
-      { role: "assistant", content: `Now module ${index}: the clause must return :ok.`, tool_calls: [{ id, type: "function", function: { name: "Edit", arguments: JSON.stringify(args) } }] },
-      { role: "tool", tool_call_id: id, content: `The file lib/app/module_${index}.ex has been updated.\n${"   12  def run, do: :ok\n".repeat(60)}` },
+      {
+        role: "assistant",
+        content: `Now module ${index}: the clause must return :ok.`,
+        tool_calls: [{ id, type: "function", function: { name: "Edit", arguments: JSON.stringify(args) } }],
+      },
+      {
+        role: "tool",
+        tool_call_id: id,
+        content: `The file lib/app/module_${index}.ex has been updated.\n${"   12  def run, do: :ok\n".repeat(60)}`,
+      },
     ];
   });
-  return [{ role: "system", content: "You are a coding agent." }, { role: "user", content: "Make every module's run/0 return :ok." }, ...units.flat()];
+  return [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Make every module's run/0 return :ok." },
+    ...units.flat(),
+  ];
 }
 
 const counter = estimateCounter();
@@ -23,7 +39,12 @@ describe("a turn longer than the budget", () => {
   const budget = 12_000;
 
   it("was refused by the previous default, which never shortened the messages of the current turn", async () => {
-    const previous = createSimpleContext({ tokenizer: "estimate", compactThreshold: 0.92, targetRatio: 0.6, strategies: ["clear-tool-results", "trim-long-text", "truncate"] });
+    const previous = createSimpleContext({
+      tokenizer: "estimate",
+      compactThreshold: 0.92,
+      targetRatio: 0.6,
+      strategies: ["clear-tool-results", "trim-long-text", "truncate"],
+    });
     await previous.setMessages(history);
     await expect(previous.getMessagesForRequest({ tokenBudget: budget })).rejects.toThrow(ContextBudgetError);
   });

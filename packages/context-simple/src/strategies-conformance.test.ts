@@ -11,7 +11,19 @@ function withStrategies(strategies: () => StrategyEntry[]) {
   };
 }
 
-describeContextManager("context-simple with [sliding-window, truncate]", withStrategies(() => [{ name: "sliding-window", options: { windowSize: 8 } }, "truncate"]));
-describeContextManager("context-simple with [importance]", withStrategies(() => ["importance"]));
-describeContextManager("context-simple with [microcompact, trim-long-text, truncate]", withStrategies(() => [{ name: "microcompact", options: { keepRecent: 1 } }, "trim-long-text", "truncate"]));
-describeContextManager("context-simple with [offload-tool-results, truncate]", withStrategies(() => [{ name: "offload-tool-results", options: { minTokens: 20, keepRecent: 0 } }, "truncate"]));
+describeContextManager(
+  "context-simple with [sliding-window, truncate]",
+  withStrategies(() => [{ name: "sliding-window", options: { windowSize: 8 } }, "truncate"]),
+);
+describeContextManager(
+  "context-simple with [importance]",
+  withStrategies(() => ["importance"]),
+);
+describeContextManager(
+  "context-simple with [microcompact, trim-long-text, truncate]",
+  withStrategies(() => [{ name: "microcompact", options: { keepRecent: 1 } }, "trim-long-text", "truncate"]),
+);
+describeContextManager(
+  "context-simple with [offload-tool-results, truncate]",
+  withStrategies(() => [{ name: "offload-tool-results", options: { minTokens: 20, keepRecent: 0 } }, "truncate"]),
+);

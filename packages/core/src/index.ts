@@ -58,7 +58,14 @@ export type {
   ProviderUsageCapability,
   ShouldCompactCapability,
 } from "./protocol.js";
-export { isContextManager, canCompact, canRecoverOverflow, canReportUsage, canTakeProviderUsage, canTellShouldCompact } from "./protocol.js";
+export {
+  isContextManager,
+  canCompact,
+  canRecoverOverflow,
+  canReportUsage,
+  canTakeProviderUsage,
+  canTellShouldCompact,
+} from "./protocol.js";
 
 export { CONTEXT_EVENTS, type CompactionReason, type ContextEventMap, type ContextEventName, type ContextEventListener } from "./events.js";
 
@@ -132,12 +139,21 @@ export {
 export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
 export { loadModule } from "./modules/load-module.js";
 export { parseConfig } from "./modules/parse-config.js";
-export { mountPlanSchema, mountPlan, resolveStrategyModules, type MountPlan, type MountPlanInput, type MountPlanOptions } from "./modules/mount-plan.js";
+export {
+  mountPlanSchema,
+  mountPlan,
+  resolveStrategyModules,
+  type MountPlan,
+  type MountPlanInput,
+  type MountPlanOptions,
+} from "./modules/mount-plan.js";
 export { loadMountPlan, MOUNT_PLAN_VARIABLE, type LoadMountPlanOptions } from "./modules/load-mount-plan.js";
 
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
+export { MemoryMessageStore } from "./store/memory-message-store.js";
 
-export { ContextEngine, createContextManager, type ContextEngineOptions, type CreateContextManagerOptions } from "./engine/context-engine.js";
+export { ContextEngine, type ContextEngineOptions } from "./engine/context-engine.js";
+export { createContextManager, type CreateContextManagerOptions } from "./engine/create-context-manager.js";
 export {
   contextConfigSchema,
   FALLBACK_BUDGET,

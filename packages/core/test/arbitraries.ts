@@ -181,11 +181,7 @@ function nonAdjacentResultArbitrary(options: HistoryArbitraryOptions): fc.Arbitr
 function duplicateResultArbitrary(options: HistoryArbitraryOptions): fc.Arbitrary<Message[]> {
   return fc
     .tuple(callsArbitrary(options), toolCallingContentArbitrary, fc.nat())
-    .map(([calls, content, pick]) => [
-      toAssistant(calls, content),
-      ...calls.map(toResult),
-      toResult(calls[pick % calls.length]!),
-    ]);
+    .map(([calls, content, pick]) => [toAssistant(calls, content), ...calls.map(toResult), toResult(calls[pick % calls.length]!)]);
 }
 
 function segmentArbitrary(options: HistoryArbitraryOptions): fc.Arbitrary<Message[]> {
@@ -213,9 +209,6 @@ function segmentArbitrary(options: HistoryArbitraryOptions): fc.Arbitrary<Messag
  */
 export function historyArbitrary(options: HistoryArbitraryOptions = {}): fc.Arbitrary<Message[]> {
   return fc
-    .tuple(
-      fc.array(instructionArbitrary, { maxLength: 2 }),
-      fc.array(segmentArbitrary(options), { maxLength: options.maxUnits ?? 12 }),
-    )
+    .tuple(fc.array(instructionArbitrary, { maxLength: 2 }), fc.array(segmentArbitrary(options), { maxLength: options.maxUnits ?? 12 }))
     .map(([instructions, segments]) => [...instructions, ...segments.flat()]);
 }

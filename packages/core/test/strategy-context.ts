@@ -71,8 +71,8 @@ export function createTestView(messages: readonly Message[], sources?: readonly 
 /** The view a manager would hand strategies: `history` repaired, each entry sourced to its history index. */
 export function createRepairedTestView(history: readonly Message[]): ViewDraft {
   const repaired = repairToolPairs(history);
-  const sources = repaired.sources.map((index): EntrySource =>
-    index === null ? { kind: "synthetic", origin: "repair" } : { kind: "history", index },
+  const sources = repaired.sources.map(
+    (index): EntrySource => (index === null ? { kind: "synthetic", origin: "repair" } : { kind: "history", index }),
   );
   return createTestView(repaired.messages, sources);
 }
@@ -93,4 +93,9 @@ export const toolCallMessage = (...ids: string[]): Message => ({
   content: null,
   tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "bash", arguments: "{}" } })),
 });
-export const toolResultMessage = (toolCallId: string, content: string): Message => ({ role: "tool", tool_call_id: toolCallId, content, name: "bash" });
+export const toolResultMessage = (toolCallId: string, content: string): Message => ({
+  role: "tool",
+  tool_call_id: toolCallId,
+  content,
+  name: "bash",
+});

@@ -2,7 +2,11 @@
 import type { AssistantMessage, Message, ToolMessage } from "../src/messages/message.js";
 
 export function calling(...ids: string[]): AssistantMessage {
-  return { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "bash", arguments: "{}" } })) };
+  return {
+    role: "assistant",
+    content: null,
+    tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "bash", arguments: "{}" } })),
+  };
 }
 
 export function result(toolCallId: string): ToolMessage {

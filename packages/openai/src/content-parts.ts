@@ -34,5 +34,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function textOf(content: string | readonly ContentPart[] | null): string {
   if (content === null) return "";
   if (typeof content === "string") return content;
-  return content.filter(isTextPart).map((part) => part.text).join("");
+  return content
+    .filter(isTextPart)
+    .map((part) => part.text)
+    .join("");
 }

@@ -37,7 +37,13 @@ function skeleton(messages: readonly Message[], instructionRole?: "system"): { r
   const roles = messages
     .map((message) => (message.role === "developer" && instructionRole !== undefined ? instructionRole : message.role))
     .filter((role, index, all) => role !== "assistant" || all[index - 1] !== "assistant");
-  const calls = messages.flatMap((message) => (message.role === "assistant" ? (message.tool_calls ?? []).map((call) => call.id) : message.role === "tool" ? [`result:${message.tool_call_id}`] : []));
+  const calls = messages.flatMap((message) =>
+    message.role === "assistant"
+      ? (message.tool_calls ?? []).map((call) => call.id)
+      : message.role === "tool"
+        ? [`result:${message.tool_call_id}`]
+        : [],
+  );
   return { roles, calls };
 }
 

@@ -38,7 +38,10 @@ describe("CheckpointStore", () => {
   });
 
   it("should ignore malformed state rather than trust it", async () => {
-    const state = createMemoryStateStore({ checkpoints: [{ coveredThrough: 3, digest: "d3" }], "checkpoint:3:d3": { version: 1, text: 42 } });
+    const state = createMemoryStateStore({
+      checkpoints: [{ coveredThrough: 3, digest: "d3" }],
+      "checkpoint:3:d3": { version: 1, text: 42 },
+    });
     const store = new CheckpointStore(state);
     expect(store.get({ coveredThrough: 3, digest: "d3" })).toBeUndefined();
     expect(new CheckpointStore(createMemoryStateStore({ checkpoints: "nonsense" })).keys()).toEqual([]);

@@ -57,7 +57,13 @@ export class CheckpointStore {
   /** Stores `checkpoint` as the newest, and forgets the oldest beyond `MAX_CHECKPOINTS`. */
   async save(checkpoint: Checkpoint): Promise<void> {
     const key: CheckpointKey = { coveredThrough: checkpoint.coveredThrough, digest: checkpoint.digest };
-    await this.state.set(recordKey(key), { version: 1, ...checkpoint, verbatim: [...checkpoint.verbatim], readFiles: [...checkpoint.readFiles], modifiedFiles: [...checkpoint.modifiedFiles] });
+    await this.state.set(recordKey(key), {
+      version: 1,
+      ...checkpoint,
+      verbatim: [...checkpoint.verbatim],
+      readFiles: [...checkpoint.readFiles],
+      modifiedFiles: [...checkpoint.modifiedFiles],
+    });
     const keys = this.keys().filter((existing) => recordKey(existing) !== recordKey(key));
     keys.push(key);
     const forgotten = keys.splice(0, Math.max(0, keys.length - MAX_CHECKPOINTS));

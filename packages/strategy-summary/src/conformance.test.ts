@@ -22,7 +22,11 @@ describeContextManager("context-simple with [clear-tool-results, summary, trunca
   summarizer: true,
 });
 describeContextManager("context-persistent with [clear-tool-results, summary, truncate]", contextPersistent, {
-  config: ({ sessionId, summarizer }: { sessionId: string; summarizer: Summarizer }) => ({ storagePath, sessionId, strategies: strategies(summarizer) }),
+  config: ({ sessionId, summarizer }: { sessionId: string; summarizer: Summarizer }) => ({
+    storagePath,
+    sessionId,
+    strategies: strategies(summarizer),
+  }),
   summarizer: true,
   restart: true,
 });
@@ -33,6 +37,12 @@ describeStrategy("summary", () => createSummaryStrategy());
 // Session memory updated after every request that adds a little, so the conformance sessions see it swapped in.
 describeContextManager("context-simple with [session-memory with post-summary hooks, truncate]", contextSimple, {
   config: () => ({
-    strategies: [withPostSummaryHooks(createSessionMemoryStrategy({ updateEveryTokens: 1, keepRecentMessages: 2 }), [todoListReminder(), () => "keep going"]), "truncate"],
+    strategies: [
+      withPostSummaryHooks(createSessionMemoryStrategy({ updateEveryTokens: 1, keepRecentMessages: 2 }), [
+        todoListReminder(),
+        () => "keep going",
+      ]),
+      "truncate",
+    ],
   }),
 });

@@ -21,7 +21,12 @@ const EARLIER_PREFIX = "Earlier summary: ";
 const TOOL_CALLS_PREFIX = "Tool calls: ";
 const OMITTED_LINE = /^\((\d+) earlier not shown\)$/;
 
-export const EMPTY_NOTES: ExtractiveNotes = { earlier: undefined, requests: { items: [], omitted: 0 }, conclusions: { items: [], omitted: 0 }, toolCalls: new Map() };
+export const EMPTY_NOTES: ExtractiveNotes = {
+  earlier: undefined,
+  requests: { items: [], omitted: 0 },
+  conclusions: { items: [], omitted: 0 },
+  toolCalls: new Map(),
+};
 
 function renderList(header: string, list: NoteList): string[] {
   if (list.items.length === 0 && list.omitted === 0) return [];
@@ -43,7 +48,11 @@ function renderToolCalls(toolCalls: ReadonlyMap<string, number>): string {
 export function renderNotes(notes: ExtractiveNotes): string {
   const lines: string[] = [];
   if (notes.earlier !== undefined) lines.push(`${EARLIER_PREFIX}${notes.earlier}`);
-  lines.push(...renderList(REQUESTS_HEADER, notes.requests), ...renderList(CONCLUSIONS_HEADER, notes.conclusions), renderToolCalls(notes.toolCalls));
+  lines.push(
+    ...renderList(REQUESTS_HEADER, notes.requests),
+    ...renderList(CONCLUSIONS_HEADER, notes.conclusions),
+    renderToolCalls(notes.toolCalls),
+  );
   return lines.join("\n");
 }
 

@@ -11,7 +11,12 @@ const summarize = (messages: Message[], previousSummary?: string, maxTokens?: nu
 describe("extractiveSummarizer", () => {
   describe("content", () => {
     it("should keep the user's requests, the assistant's notes and count tool calls, but not tool output", async () => {
-      const text = await summarize([user("Fix the   login\nbug"), call("read_file", ["a"]), result("a", "SECRET OUTPUT"), assistant("The token expired early.")]);
+      const text = await summarize([
+        user("Fix the   login\nbug"),
+        call("read_file", ["a"]),
+        result("a", "SECRET OUTPUT"),
+        assistant("The token expired early."),
+      ]);
       expect(text).toContain("- Fix the login bug");
       expect(text).toContain("- The token expired early.");
       expect(text).toContain("Tool calls: 1 (read_file 1)");
@@ -52,11 +57,15 @@ describe("extractiveSummarizer", () => {
 
     it("should give the same summary extended in steps as written at once", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.array(messageArbitrary, { maxLength: 12 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 20, max: 600 }), async (chunks, maxTokens) => {
-          let stepwise: string | undefined;
-          for (const chunk of chunks) stepwise = await summarize(chunk, stepwise, maxTokens);
-          expect(stepwise).toBe(await summarize(chunks.flat(), undefined, maxTokens));
-        }),
+        fc.asyncProperty(
+          fc.array(fc.array(messageArbitrary, { maxLength: 12 }), { minLength: 1, maxLength: 4 }),
+          fc.integer({ min: 20, max: 600 }),
+          async (chunks, maxTokens) => {
+            let stepwise: string | undefined;
+            for (const chunk of chunks) stepwise = await summarize(chunk, stepwise, maxTokens);
+            expect(stepwise).toBe(await summarize(chunks.flat(), undefined, maxTokens));
+          },
+        ),
       );
     });
   });
@@ -64,6 +73,8 @@ describe("extractiveSummarizer", () => {
   it("should honour an aborted signal", async () => {
     const controller = new AbortController();
     controller.abort(new Error("stop"));
-    await expect(extractiveSummarizer()({ messages: [], previousSummary: undefined, instructions: "", signal: controller.signal })).rejects.toThrow("stop");
+    await expect(
+      extractiveSummarizer()({ messages: [], previousSummary: undefined, instructions: "", signal: controller.signal }),
+    ).rejects.toThrow("stop");
   });
 });

@@ -20,7 +20,10 @@ function toLine(text: string, maxChars: number): string {
   const line = text.replace(/\s+/g, " ").trim();
   const codePoints = Array.from(line);
   if (codePoints.length <= maxChars) return line;
-  return `${codePoints.slice(0, Math.max(0, maxChars - 1)).join("").trimEnd()}…`;
+  return `${codePoints
+    .slice(0, Math.max(0, maxChars - 1))
+    .join("")
+    .trimEnd()}…`;
 }
 
 /** An overestimate for any tokenizer (no token is shorter than a third of a UTF-8 byte triple here). */

@@ -13,7 +13,10 @@ describe("collectFiles", () => {
         call("open", ["5"], { path: "src/c.py", line_number: 3 }),
         call("create", ["6"], { filename: "reproduce.py" }),
       ]);
-      expect(files).toEqual({ readFiles: ["/src/a.ts", "src/c.py"], modifiedFiles: ["/src/b.ts", "notes.md", "book.ipynb", "reproduce.py"] });
+      expect(files).toEqual({
+        readFiles: ["/src/a.ts", "src/c.py"],
+        modifiedFiles: ["/src/b.ts", "notes.md", "book.ipynb", "reproduce.py"],
+      });
     });
 
     it("should ignore searches, tools without a path, and arguments that are not JSON", () => {
@@ -22,7 +25,11 @@ describe("collectFiles", () => {
         call("Glob", ["2"], { pattern: "**/*.ts", path: "." }),
         call("find_file", ["3"], { file_name: "x.py", dir: "." }),
         call("Bash", ["4"], { command: "cat a.txt" }),
-        { role: "assistant", content: null, tool_calls: [{ id: "5", type: "function", function: { name: "read_file", arguments: "{not json" } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "5", type: "function", function: { name: "read_file", arguments: "{not json" } }],
+        },
       ]);
       expect(files).toEqual({ readFiles: [], modifiedFiles: [] });
     });
@@ -43,13 +50,25 @@ describe("collectFiles", () => {
 
   describe("carry-over", () => {
     it("should move a file from read to modified once it is changed, and not back", () => {
-      const files = collectFiles([call("Read", ["1"], { file_path: "a" }), call("Edit", ["2"], { file_path: "a" }), call("Read", ["3"], { file_path: "a" })]);
+      const files = collectFiles([
+        call("Read", ["1"], { file_path: "a" }),
+        call("Edit", ["2"], { file_path: "a" }),
+        call("Read", ["3"], { file_path: "a" }),
+      ]);
       expect(files).toEqual({ readFiles: [], modifiedFiles: ["a"] });
     });
 
     it("should give the same lists extended in two steps as read at once", () => {
-      const first = [call("Read", ["1"], { file_path: "a" }), call("Read", ["2"], { file_path: "b" }), call("Edit", ["3"], { file_path: "c" })];
-      const second = [call("Edit", ["4"], { file_path: "a" }), call("Read", ["5"], { file_path: "d" }), call("Read", ["6"], { file_path: "c" })];
+      const first = [
+        call("Read", ["1"], { file_path: "a" }),
+        call("Read", ["2"], { file_path: "b" }),
+        call("Edit", ["3"], { file_path: "c" }),
+      ];
+      const second = [
+        call("Edit", ["4"], { file_path: "a" }),
+        call("Read", ["5"], { file_path: "d" }),
+        call("Read", ["6"], { file_path: "c" }),
+      ];
       expect(collectFiles(second, collectFiles(first))).toEqual(collectFiles([...first, ...second]));
       expect(collectFiles(second, collectFiles(first))).toEqual({ readFiles: ["b", "d"], modifiedFiles: ["c", "a"] });
     });

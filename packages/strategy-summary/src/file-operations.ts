@@ -13,18 +13,46 @@ export const NO_FILES: FileLists = Object.freeze({ readFiles: Object.freeze([]),
 type Operation = "read" | "modify" | "ignore";
 
 const PATH_KEYS = ["path", "file_path", "filePath", "filename", "file", "notebook_path", "target_file", "paths", "file_paths"];
-const MODIFY_WORDS = new Set(["write", "edit", "create", "replace", "insert", "patch", "delete", "remove", "rename", "move", "append", "save", "update", "apply", "modify", "undo"]);
+const MODIFY_WORDS = new Set([
+  "write",
+  "edit",
+  "create",
+  "replace",
+  "insert",
+  "patch",
+  "delete",
+  "remove",
+  "rename",
+  "move",
+  "append",
+  "save",
+  "update",
+  "apply",
+  "modify",
+  "undo",
+]);
 // Searching names a directory or a pattern, not a file that was read.
 const SEARCH_WORDS = new Set(["grep", "glob", "search", "find", "list", "ls", "tree", "dir"]);
 const READ_WORDS = new Set(["read", "view", "open", "cat", "show", "get", "load", "inspect", "head", "tail"]);
 // str_replace_editor-style tools say what they do in a `command` argument.
-const COMMAND_OPERATIONS: Record<string, Operation> = { view: "read", create: "modify", str_replace: "modify", insert: "modify", undo_edit: "modify", write: "modify" };
+const COMMAND_OPERATIONS: Record<string, Operation> = {
+  view: "read",
+  create: "modify",
+  str_replace: "modify",
+  insert: "modify",
+  undo_edit: "modify",
+  write: "modify",
+};
 const PATCH_KEYS = ["patch", "input", "diff"];
 const PATCH_FILE_LINE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
 
 /** `NotebookEdit` → notebook, edit; `read_file` → read, file. */
 function nameWords(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function classify(name: string, input: Record<string, unknown>): Operation {

@@ -27,22 +27,36 @@ export function isCoveredBy(base: SummaryBase | undefined, historyIndex: number)
 }
 
 /** The summary entry in the draft, completed from its stored checkpoint when that is still there. */
-export function findBaseInDraft(view: ViewDraft, history: readonly Message[], store: CheckpointStore, index: DraftIndex): SummaryBase | undefined {
+export function findBaseInDraft(
+  view: ViewDraft,
+  history: readonly Message[],
+  store: CheckpointStore,
+  index: DraftIndex,
+): SummaryBase | undefined {
   let found: ReturnType<typeof readSummaryEntry>;
   for (const entry of view.entries) {
     if (!isSummaryEntry(entry)) continue;
     const summary = readSummaryEntry(entry);
-    if (summary !== undefined && summary.coveredThrough < history.length && summary.coveredThrough > (found?.coveredThrough ?? -1)) found = summary;
+    if (summary !== undefined && summary.coveredThrough < history.length && summary.coveredThrough > (found?.coveredThrough ?? -1))
+      found = summary;
   }
   if (found === undefined) return undefined;
   const digest = digestPrefixes(history, [found.coveredThrough]).get(found.coveredThrough)!;
   const stored = store.get({ coveredThrough: found.coveredThrough, digest });
   // Without the checkpoint, what the draft still holds up to `coveredThrough` is what the summary left out.
-  const verbatim = stored !== undefined && stored.text === found.text
-    ? new Set(stored.verbatim)
-    : new Set([...index.positionOf.keys()].filter((historyIndex) => historyIndex <= found.coveredThrough));
+  const verbatim =
+    stored !== undefined && stored.text === found.text
+      ? new Set(stored.verbatim)
+      : new Set([...index.positionOf.keys()].filter((historyIndex) => historyIndex <= found.coveredThrough));
   const { readFiles, modifiedFiles } = found;
-  return { coveredThrough: found.coveredThrough, verbatim, text: found.text, tokensBefore: found.tokensBefore, files: { readFiles, modifiedFiles }, isInDraft: true };
+  return {
+    coveredThrough: found.coveredThrough,
+    verbatim,
+    text: found.text,
+    tokensBefore: found.tokensBefore,
+    files: { readFiles, modifiedFiles },
+    isInDraft: true,
+  };
 }
 
 /** Units whose history messages `base` covers, by checking each message it covers against its unit. */
@@ -102,20 +116,36 @@ export interface CachedBase {
  * history prefix is unchanged (by digest), and it stands for no message the draft must keep
  * verbatim, for no part of the last unit, and for no half unit the draft's own cut does not cover.
  */
-export function findCachedBase(view: ViewDraft, plan: CoveragePlan, history: readonly Message[], store: CheckpointStore, index: DraftIndex): CachedBase | undefined {
+export function findCachedBase(
+  view: ViewDraft,
+  plan: CoveragePlan,
+  history: readonly Message[],
+  store: CheckpointStore,
+  index: DraftIndex,
+): CachedBase | undefined {
   const candidates = store
     .keys()
     .map((key, order) => ({ key, order }))
     .filter(({ key }) => key.coveredThrough < history.length)
     .sort((left, right) => right.key.coveredThrough - left.key.coveredThrough || right.order - left.order);
   if (candidates.length === 0) return undefined;
-  const digests = digestPrefixes(history, candidates.map(({ key }) => key.coveredThrough));
+  const digests = digestPrefixes(
+    history,
+    candidates.map(({ key }) => key.coveredThrough),
+  );
   for (const { key } of candidates) {
     if (digests.get(key.coveredThrough) !== key.digest) continue;
     const checkpoint = store.get(key);
     if (checkpoint === undefined) continue;
     const { readFiles, modifiedFiles } = checkpoint;
-    const base: SummaryBase = { coveredThrough: checkpoint.coveredThrough, verbatim: new Set(checkpoint.verbatim), text: checkpoint.text, tokensBefore: checkpoint.tokensBefore, files: { readFiles, modifiedFiles }, isInDraft: false };
+    const base: SummaryBase = {
+      coveredThrough: checkpoint.coveredThrough,
+      verbatim: new Set(checkpoint.verbatim),
+      text: checkpoint.text,
+      tokensBefore: checkpoint.tokensBefore,
+      files: { readFiles, modifiedFiles },
+      isInDraft: false,
+    };
     const units = unitsCoveredBy(view, plan, base, index);
     if (units !== undefined) return { base, units };
   }

@@ -18,7 +18,9 @@ function updateWithValue(hash: Hash, value: unknown): void {
     hash.update("]");
   } else {
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
+    const keys = Object.keys(record)
+      .filter((key) => record[key] !== undefined)
+      .sort();
     hash.update(`o${keys.length}{`);
     for (const key of keys) {
       hash.update(`k${key.length}:${key}`);

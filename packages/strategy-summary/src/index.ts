@@ -1,6 +1,13 @@
 // @ctxkit/strategy-summary: LLM summary checkpoints as a ctxkit pipeline strategy.
 export { createSummaryStrategy, SUMMARY_STRATEGY_NAME } from "./summary-strategy.js";
-export { withPostSummaryHooks, todoListReminder, currentFilesReminder, REMINDER_SOURCE, type PostSummaryHook, type PostSummaryHookContext } from "./post-summary-hooks.js";
+export {
+  withPostSummaryHooks,
+  todoListReminder,
+  currentFilesReminder,
+  REMINDER_SOURCE,
+  type PostSummaryHook,
+  type PostSummaryHookContext,
+} from "./post-summary-hooks.js";
 export { createSessionMemoryStrategy, SESSION_MEMORY_STRATEGY_NAME, type SessionMemoryOptions } from "./session-memory.js";
 export type { SummaryStrategyOptions, SummaryStrategyConfig } from "./options.js";
 export type { Summarizer, SummarizerRequest } from "./summarizer.js";

@@ -88,7 +88,14 @@ describe("the strategy module", () => {
       const coordinator = createCoordinator();
       const contextSimple = fileURLToPath(new URL("../../context-simple/src/index.ts", import.meta.url));
       const manager = await mountPlan(coordinator, {
-        context: { module: contextSimple, config: { maxTokens: 2_000, tokenizer: "estimate", strategies: ["clear-tool-results", { module: entry, config: tuning }, "truncate"] } },
+        context: {
+          module: contextSimple,
+          config: {
+            maxTokens: 2_000,
+            tokenizer: "estimate",
+            strategies: ["clear-tool-results", { module: entry, config: tuning }, "truncate"],
+          },
+        },
       });
       for (const message of Array.from({ length: 10 }, (_, index) => turn(index, 2)).flat()) await manager.addMessage(message);
       const view = await manager.getMessagesForRequest();

@@ -7,14 +7,23 @@ type Body = Parameters<OpenAIChatClient["chat"]["completions"]["create"]>[0];
 function fakeClient(content: string | null) {
   const calls: Array<{ body: Body; signal: AbortSignal | undefined }> = [];
   const client: OpenAIChatClient = {
-    chat: { completions: { create: async (body, options) => (calls.push({ body, signal: options?.signal }), { choices: [{ message: { content } }] }) } },
+    chat: {
+      completions: {
+        create: async (body, options) => (calls.push({ body, signal: options?.signal }), { choices: [{ message: { content } }] }),
+      },
+    },
   };
   return { client, calls };
 }
 
 const signal = new AbortController().signal;
 const request = {
-  messages: [user("Fix the login bug"), call("read_file", ["c1"], { path: "auth.ts" }), result("c1", "export function login() {}"), assistant("Found it.")],
+  messages: [
+    user("Fix the login bug"),
+    call("read_file", ["c1"], { path: "auth.ts" }),
+    result("c1", "export function login() {}"),
+    assistant("Found it."),
+  ],
   previousSummary: "They set up the repo.",
   instructions: "Summarize.",
   signal,

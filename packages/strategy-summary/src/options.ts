@@ -35,7 +35,11 @@ const tuning = {
 };
 
 export const optionsSchema = z.strictObject({
-  summarizer: z.custom<Summarizer>((value) => typeof value === "function", { message: "expected a function ({ messages, previousSummary, instructions, signal }) => Promise<string>" }).optional(),
+  summarizer: z
+    .custom<Summarizer>((value) => typeof value === "function", {
+      message: "expected a function ({ messages, previousSummary, instructions, signal }) => Promise<string>",
+    })
+    .optional(),
   ...tuning,
 });
 

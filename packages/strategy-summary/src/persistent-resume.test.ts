@@ -30,7 +30,8 @@ async function openSession(storagePath: string, summarizer: RecordingSummarizer)
   return { manager, applied };
 }
 
-const summaryIn = (view: readonly Message[]) => view.find((message) => isSynthetic(message) && message.metadata?.ctxkit?.source === "summary");
+const summaryIn = (view: readonly Message[]) =>
+  view.find((message) => isSynthetic(message) && message.metadata?.ctxkit?.source === "summary");
 
 describe("a resumed persistent session", () => {
   it("should make no summarizer call for the checkpoints it already has, and extend them afterwards", async () => {
@@ -63,6 +64,8 @@ describe("a resumed persistent session", () => {
     }
     await resumed.manager.close();
     expect(resumedSummarizer.requests.length).toBeGreaterThan(0);
-    expect(resumedSummarizer.requests[0]!.previousSummary).toBe(`summary #${firstSummarizer.requests.length} of ${firstSummarizer.requests.at(-1)!.messages.length} messages`);
+    expect(resumedSummarizer.requests[0]!.previousSummary).toBe(
+      `summary #${firstSummarizer.requests.length} of ${firstSummarizer.requests.at(-1)!.messages.length} messages`,
+    );
   });
 });

@@ -8,11 +8,20 @@ import { planCoverage } from "./plan-coverage.js";
 import { createSummaryStrategy } from "./summary-strategy.js";
 
 /** Applies a summary that may keep `keepRecentTokens` verbatim, with small thresholds so it always tries. */
-async function summarize(messages: readonly Message[], keepRecentTokens: number, protectFirst = 0, summarizeCurrentTurn = true, target?: number) {
+async function summarize(
+  messages: readonly Message[],
+  keepRecentTokens: number,
+  protectFirst = 0,
+  summarizeCurrentTurn = true,
+  target?: number,
+) {
   const history = freezeHistory(messages);
   const summarizer = recordingSummarizer();
   const strategy = createSummaryStrategy({ summarizer, keepRecentTokens, minNewTokens: 1, maxSummaryTokens: 20, summarizeCurrentTurn });
-  const result = await strategy.apply(createFreshView(history), createTestContext({ history, protectFirst, ...(target === undefined ? {} : { target }) }));
+  const result = await strategy.apply(
+    createFreshView(history),
+    createTestContext({ history, protectFirst, ...(target === undefined ? {} : { target }) }),
+  );
   return { ...result, layout: describeView(result.view), summarizer };
 }
 
@@ -31,24 +40,32 @@ describe("planCoverage", () => {
 
     it("should keep or cover every unit whole, and keep the view paired, whatever keepRecentTokens", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(unitArbitrary, { minLength: 1, maxLength: 25 }), fc.integer({ min: 0, max: 3_000 }), async (units, keepRecentTokens) => {
-          const history = units.flat();
-          const { view } = await summarize(history, keepRecentTokens);
-          const messages = view.entries.map((entry) => entry.message);
-          expect(checkToolPairs(messages)).toEqual([]);
-          const kept = new Set(view.entries.flatMap((entry) => (entry.source.kind === "history" ? [entry.source.index] : [])));
-          for (const unit of findToolUnits(history)) {
-            const present = Array.from({ length: unit.end - unit.start }, (_, offset) => kept.has(unit.start + offset));
-            expect(new Set(present).size).toBe(1);
-          }
-        }),
+        fc.asyncProperty(
+          fc.array(unitArbitrary, { minLength: 1, maxLength: 25 }),
+          fc.integer({ min: 0, max: 3_000 }),
+          async (units, keepRecentTokens) => {
+            const history = units.flat();
+            const { view } = await summarize(history, keepRecentTokens);
+            const messages = view.entries.map((entry) => entry.message);
+            expect(checkToolPairs(messages)).toEqual([]);
+            const kept = new Set(view.entries.flatMap((entry) => (entry.source.kind === "history" ? [entry.source.index] : [])));
+            for (const unit of findToolUnits(history)) {
+              const present = Array.from({ length: unit.end - unit.start }, (_, offset) => kept.has(unit.start + offset));
+              expect(new Set(present).size).toBe(1);
+            }
+          },
+        ),
       );
     });
   });
 
   describe("cut", () => {
     it("should cut inside one long tool-calling turn, keeping the request and the newest units verbatim", async () => {
-      const history = [system("rules"), user("migrate the database"), ...Array.from({ length: 10 }, (_, index) => toolUnit(`m${index}`, 400)).flat()];
+      const history = [
+        system("rules"),
+        user("migrate the database"),
+        ...Array.from({ length: 10 }, (_, index) => toolUnit(`m${index}`, 400)).flat(),
+      ];
       const { layout, applied, summarizer } = await summarize(history, 300);
       expect(applied).toBe(true);
       // Each unit is about 120 tokens: the last two fit 300, the eight before them are summarized, and
@@ -58,7 +75,12 @@ describe("planCoverage", () => {
     });
 
     it("should keep the whole current turn verbatim with summarizeCurrentTurn: false", async () => {
-      const history = [system("rules"), ...turn(1, 4), user("migrate the database"), ...Array.from({ length: 10 }, (_, index) => toolUnit(`m${index}`, 400)).flat()];
+      const history = [
+        system("rules"),
+        ...turn(1, 4),
+        user("migrate the database"),
+        ...Array.from({ length: 10 }, (_, index) => toolUnit(`m${index}`, 400)).flat(),
+      ];
       const { layout } = await summarize(history, 0, 0, false);
       expect(layout).toEqual([0, "S", ...Array.from({ length: 21 }, (_, offset) => 11 + offset)]);
     });
@@ -93,12 +115,23 @@ describe("planCoverage", () => {
       ];
       const { layout } = await summarize(history, 0, 1);
       const indexOf = (message: string) => history.findIndex((candidate) => candidate.content === message);
-      expect(layout).toEqual([0, "S", indexOf("mid-session instruction"), indexOf("remember this"), indexOf("latest request"), history.length - 2, history.length - 1]);
+      expect(layout).toEqual([
+        0,
+        "S",
+        indexOf("mid-session instruction"),
+        indexOf("remember this"),
+        indexOf("latest request"),
+        history.length - 2,
+        history.length - 1,
+      ]);
     });
 
     it("should cover nothing when everything before the last unit is protected", () => {
       const view = createFreshView(freezeHistory([system("rules"), user("go"), ...toolUnit("a")]));
-      expect(planCoverage(view, { protectFirst: 0, keepRecentTokens: 0, summarizeCurrentTurn: true, target: 0, summaryTokens: 0 }).coveredUnits.size).toBe(0);
+      expect(
+        planCoverage(view, { protectFirst: 0, keepRecentTokens: 0, summarizeCurrentTurn: true, target: 0, summaryTokens: 0 }).coveredUnits
+          .size,
+      ).toBe(0);
     });
   });
 });

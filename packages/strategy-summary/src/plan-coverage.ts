@@ -65,7 +65,9 @@ export function planCoverage(view: ViewDraft, rules: CoverageRules): CoveragePla
     return kind;
   });
   let verbatimTokens = 0;
-  view.units.forEach((unit, unitIndex) => kinds[unitIndex] === "verbatim" && (verbatimTokens += unitTokens(view.entries, unit.start, unit.end)));
+  view.units.forEach(
+    (unit, unitIndex) => kinds[unitIndex] === "verbatim" && (verbatimTokens += unitTokens(view.entries, unit.start, unit.end)),
+  );
   const keepTokens = Math.max(0, Math.min(rules.keepRecentTokens, rules.target - verbatimTokens - rules.summaryTokens));
   let cut = view.units.length - 1;
   let suffixTokens = 0;

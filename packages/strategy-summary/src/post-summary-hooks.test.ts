@@ -9,7 +9,11 @@ import { createSessionMemoryStrategy } from "./session-memory.js";
 /** The budgets here are small: the earlier compaction threshold and target leave room beside the summary for what the tests look at. */
 const RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
 
-const call = (id: string, name: string, args: object): Message => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }] });
+const call = (id: string, name: string, args: object): Message => ({
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+});
 const result = (id: string, content: string): Message => ({ role: "tool", tool_call_id: id, content });
 
 const history: Message[] = [
@@ -27,7 +31,10 @@ const history: Message[] = [
 ];
 
 async function compactedView(hooks: readonly PostSummaryHook[]) {
-  const strategy = withPostSummaryHooks(createSessionMemoryStrategy({ summarizer: recordingSummarizer(), updateEveryTokens: 100, keepRecentMessages: 8 }), hooks);
+  const strategy = withPostSummaryHooks(
+    createSessionMemoryStrategy({ summarizer: recordingSummarizer(), updateEveryTokens: 100, keepRecentMessages: 8 }),
+    hooks,
+  );
   const manager = createSimpleContext({ ...RATIOS, tokenizer: "estimate", strategies: [strategy, "truncate"] });
   await manager.setMessages(history);
   await manager.getMessagesForRequest({ tokenBudget: 100_000 });
@@ -43,7 +50,11 @@ describe("withPostSummaryHooks", () => {
     const at = view.findIndex((message) => message.metadata?.ctxkit?.source === "summary");
     expect(at).toBeGreaterThan(0);
     const [todo, files] = view.slice(at + 1, at + 3);
-    expect(todo).toEqual({ role: "user", content: expect.stringContaining('{"todos":["fix bug","add test"]}'), metadata: { ctxkit: { source: "reminder" } } });
+    expect(todo).toEqual({
+      role: "user",
+      content: expect.stringContaining('{"todos":["fix bug","add test"]}'),
+      metadata: { ctxkit: { source: "reminder" } },
+    });
     expect(todo!.content).toMatch(/^<reminder>\nThe open todo list, as last written with TodoWrite/);
     expect(files!.content).toContain("Files changed: src/parser.ts");
     expect(files!.content).toContain("Files read: src/lexer.ts");
@@ -56,7 +67,11 @@ describe("withPostSummaryHooks", () => {
   });
 
   it("should leave the view alone when the wrapped strategy does nothing", async () => {
-    const manager = createSimpleContext({ ...RATIOS, tokenizer: "estimate", strategies: [withPostSummaryHooks(createSessionMemoryStrategy(), [() => "remember"]), "truncate"] });
+    const manager = createSimpleContext({
+      ...RATIOS,
+      tokenizer: "estimate",
+      strategies: [withPostSummaryHooks(createSessionMemoryStrategy(), [() => "remember"]), "truncate"],
+    });
     await manager.setMessages(history);
     const view = await manager.getMessagesForRequest({ tokenBudget: 1_000 });
     expect(view.some((message) => message.metadata?.ctxkit?.source === "reminder")).toBe(false);

@@ -1,5 +1,14 @@
 // Post-summary hooks: after a strategy puts a new summary in the view, reminders (an open todo list, the files in play) follow it as synthetic messages.
-import { createViewDraft, deepFreeze, type Message, type Strategy, type StrategyContext, type StrategyResult, type ViewDraft, type ViewEntry } from "@ctxkit/core";
+import {
+  createViewDraft,
+  deepFreeze,
+  type Message,
+  type Strategy,
+  type StrategyContext,
+  type StrategyResult,
+  type ViewDraft,
+  type ViewEntry,
+} from "@ctxkit/core";
 import { isSummaryEntry, readSummaryEntry, type SummaryContent } from "./summary-message.js";
 import { neutralizeTags } from "./neutralize-tags.js";
 
@@ -16,7 +25,11 @@ export interface PostSummaryHookContext {
 export type PostSummaryHook = (context: PostSummaryHookContext) => string | undefined;
 
 function createReminderEntry(text: string, countMessage: (message: Message) => number): ViewEntry {
-  const message: Message = { role: "user", content: `<reminder>\n${neutralizeTags(text)}\n</reminder>`, metadata: { ctxkit: { source: REMINDER_SOURCE } } };
+  const message: Message = {
+    role: "user",
+    content: `<reminder>\n${neutralizeTags(text)}\n</reminder>`,
+    metadata: { ctxkit: { source: REMINDER_SOURCE } },
+  };
   return deepFreeze({ message, tokens: countMessage(message), source: { kind: "synthetic", origin: REMINDER_SOURCE } });
 }
 

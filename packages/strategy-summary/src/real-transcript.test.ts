@@ -51,7 +51,11 @@ describe.skipIf(!exists)("file lists on real transcripts (skipped when ../shared
     let calls = 0;
     const extractive = extractiveSummarizer();
     const summarizer: Summarizer = (request) => ((calls += 1), extractive(request));
-    const manager = createSimpleContext({ maxTokens: 6_000, tokenizer: "estimate", strategies: ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"] });
+    const manager = createSimpleContext({
+      maxTokens: 6_000,
+      tokenizer: "estimate",
+      strategies: ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"],
+    });
     let summary: SummaryMetadata | undefined;
     for (const message of history) {
       await manager.addMessage(message);

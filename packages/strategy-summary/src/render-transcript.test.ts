@@ -24,9 +24,17 @@ describe("renderTranscript", () => {
   });
 
   it("should show an image part as [image]", () => {
-    expect(renderTranscript([{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "https://x/y.png" } }] }])).toBe(
-      '<message role="user">\nlook\n[image]\n</message>',
-    );
+    expect(
+      renderTranscript([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image_url", image_url: { url: "https://x/y.png" } },
+          ],
+        },
+      ]),
+    ).toBe('<message role="user">\nlook\n[image]\n</message>');
   });
 
   it("should keep a tool output from posing as a user turn (regression)", () => {

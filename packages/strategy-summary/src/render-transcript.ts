@@ -19,7 +19,9 @@ export function renderTranscript(messages: readonly Message[]): string {
     if (text !== "") lines.push(text);
     if (message.role === "assistant") {
       for (const call of message.tool_calls ?? []) {
-        lines.push(`<tool-call id="${escapeAttribute(call.id)}" name="${escapeAttribute(call.function.name)}">${neutralizeTags(call.function.arguments)}</tool-call>`);
+        lines.push(
+          `<tool-call id="${escapeAttribute(call.id)}" name="${escapeAttribute(call.function.name)}">${neutralizeTags(call.function.arguments)}</tool-call>`,
+        );
       }
     }
     lines.push("</message>");
@@ -36,7 +38,8 @@ export interface ChatMessage {
 /** The previous summary appears once, in its own tags, before the newer messages. */
 export function buildSummaryChat(request: SummarizerRequest): ChatMessage[] {
   const parts: string[] = [];
-  if (request.previousSummary !== undefined) parts.push(`<previous-summary>\n${neutralizeTags(request.previousSummary)}\n</previous-summary>`);
+  if (request.previousSummary !== undefined)
+    parts.push(`<previous-summary>\n${neutralizeTags(request.previousSummary)}\n</previous-summary>`);
   parts.push(`<conversation>\n${renderTranscript(request.messages)}\n</conversation>`);
   return [
     { role: "system", content: request.instructions },

@@ -16,7 +16,10 @@ async function replay(messages: readonly Message[], maxTokens: number) {
     strategies: ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"],
     onEvent: (event, payload) => {
       if (event === "context:pre_compact") compactions += 1;
-      if (event === "context:post_compact") summaryApplied = (payload as ContextEventMap["context:post_compact"]).steps.some((step) => step.strategy === "summary" && step.applied);
+      if (event === "context:post_compact")
+        summaryApplied = (payload as ContextEventMap["context:post_compact"]).steps.some(
+          (step) => step.strategy === "summary" && step.applied,
+        );
     },
   });
   /** Summarizer calls made by each request, and whether that request's compaction applied a new summary. */
@@ -52,12 +55,20 @@ describe("a 2 000-message replay through createSimpleContext", () => {
     const sent = summarizer.requests.flatMap((request) => request.messages.map((message) => JSON.stringify(message)));
     // Tool results are shortened before they are sent, so compare on what identifies each message.
     const identities = summarizer.requests.flatMap((request) =>
-      request.messages.map((message) => (message.role === "tool" ? `tool:${message.tool_call_id}` : message.role === "assistant" && message.tool_calls ? `call:${message.tool_calls[0]!.id}` : `${message.role}:${String(message.content)}`)),
+      request.messages.map((message) =>
+        message.role === "tool"
+          ? `tool:${message.tool_call_id}`
+          : message.role === "assistant" && message.tool_calls
+            ? `call:${message.tool_calls[0]!.id}`
+            : `${message.role}:${String(message.content)}`,
+      ),
     );
     expect(new Set(identities).size).toBe(identities.length);
     expect(sent.length).toBeLessThan(session.length);
     summarizer.requests.forEach((request, index) => {
-      expect(request.previousSummary).toBe(index === 0 ? undefined : `summary #${index} of ${summarizer.requests[index - 1]!.messages.length} messages`);
+      expect(request.previousSummary).toBe(
+        index === 0 ? undefined : `summary #${index} of ${summarizer.requests[index - 1]!.messages.length} messages`,
+      );
     });
   });
 });

@@ -34,7 +34,12 @@ export interface SummarizerSettings {
 }
 
 /** Tool results stay in the chunk of the call before them, so each chunk reads on its own. */
-function chunkIndices(history: readonly Message[], indices: readonly number[], tokensOf: (index: number) => number, limit: number): number[][] {
+function chunkIndices(
+  history: readonly Message[],
+  indices: readonly number[],
+  tokensOf: (index: number) => number,
+  limit: number,
+): number[][] {
   const chunks: number[][] = [];
   let chunk: number[] = [];
   let tokens = 0;
@@ -57,7 +62,13 @@ function chunkIndices(history: readonly Message[], indices: readonly number[], t
  * never seen, chunk by chunk. Each result is stored before the next call, so an abort or a failure
  * keeps the progress made. Returns the checkpoint that covers everything.
  */
-export async function extendSummary(input: ExtensionInput, history: readonly Message[], settings: SummarizerSettings, store: CheckpointStore, signal: AbortSignal): Promise<Checkpoint> {
+export async function extendSummary(
+  input: ExtensionInput,
+  history: readonly Message[],
+  settings: SummarizerSettings,
+  store: CheckpointStore,
+  signal: AbortSignal,
+): Promise<Checkpoint> {
   const { maxSummaryTokens, maxToolOutputChars, counter } = settings;
   const shortened = new Map(input.newIndices.map((index) => [index, shortenForSummarizer(history[index]!, maxToolOutputChars)]));
   const tokensOf = (index: number): number => {
@@ -68,7 +79,9 @@ export async function extendSummary(input: ExtensionInput, history: readonly Mes
   const chunks = chunkIndices(history, input.newIndices, tokensOf, Math.max(1, settings.maxInputTokens - overhead));
   // A chunk's checkpoint covers up to the next chunk, and never less than the summary it extends.
   const baseEnd = input.base?.coveredThrough ?? -1;
-  const ends = chunks.map((_, position) => (position === chunks.length - 1 ? input.coveredThrough : Math.max(baseEnd, chunks[position + 1]![0]! - 1)));
+  const ends = chunks.map((_, position) =>
+    position === chunks.length - 1 ? input.coveredThrough : Math.max(baseEnd, chunks[position + 1]![0]! - 1),
+  );
   const digests = digestPrefixes(history, ends);
   let text = input.base?.text;
   let files = input.base?.files ?? NO_FILES;
@@ -90,7 +103,10 @@ export async function extendSummary(input: ExtensionInput, history: readonly Mes
     signal.throwIfAborted();
     if (typeof answer !== "string" || unwrapSummary(answer) === "") throw new Error("The summarizer returned no summary text.");
     text = fitText(unwrapSummary(answer), maxSummaryTokens, counter);
-    files = collectFiles(chunk.map((index) => history[index]!), files);
+    files = collectFiles(
+      chunk.map((index) => history[index]!),
+      files,
+    );
     for (const index of chunk) tokensBefore += input.originalTokens(index);
     const coveredThrough = ends[position]!;
     // Left out so far: what stays verbatim, and what a later chunk adds (earlier verbatim messages folded in).

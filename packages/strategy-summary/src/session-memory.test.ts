@@ -17,7 +17,11 @@ describe("session-memory", () => {
   describe("observe", () => {
     it("should update the memory between requests, and swap it in at compaction without calling the summarizer", async () => {
       const summarizer = recordingSummarizer();
-      const manager = createSimpleContext({ ...RATIOS, tokenizer: "estimate", strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"] });
+      const manager = createSimpleContext({
+        ...RATIOS,
+        tokenizer: "estimate",
+        strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
+      });
       await manager.setMessages(history);
       await manager.getMessagesForRequest({ tokenBudget: 100_000 });
       await manager.flushBackground();
@@ -36,7 +40,11 @@ describe("session-memory", () => {
 
     it("should extend the memory with only the newer messages, and wait for the threshold", async () => {
       const summarizer = recordingSummarizer();
-      const manager = createSimpleContext({ ...RATIOS, tokenizer: "estimate", strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"] });
+      const manager = createSimpleContext({
+        ...RATIOS,
+        tokenizer: "estimate",
+        strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
+      });
       await manager.setMessages(history);
       await manager.getMessagesForRequest({ tokenBudget: 100_000 });
       await manager.flushBackground();
@@ -51,6 +59,28 @@ describe("session-memory", () => {
       expect(summarizer.requests[1]!.previousSummary).toBe("summary #1 of 41 messages");
       expect(summarizer.requests[1]!.messages[0]).toEqual(history[41]);
       await manager.close();
+    });
+  });
+
+  describe("close", () => {
+    it("should finish while the summarizer ignores its abort signal and never answers (regression)", async () => {
+      let calls = 0;
+      const summarizer = () => {
+        calls += 1;
+        return new Promise<string>(() => {});
+      };
+      const manager = createSimpleContext({
+        ...RATIOS,
+        tokenizer: "estimate",
+        strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
+      });
+      await manager.setMessages(history);
+      await manager.getMessagesForRequest({ tokenBudget: 100_000 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(calls).toBe(1);
+      // The guard only turns a hang into a failure; close() settles at once once it gives the work up.
+      const guard = new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 10_000).unref());
+      expect(await Promise.race([manager.close().then(() => "closed" as const), guard])).toBe("closed");
     });
   });
 

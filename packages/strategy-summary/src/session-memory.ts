@@ -1,5 +1,17 @@
 // The `session-memory` strategy: a summary brought up to date between requests, and swapped into the view at compaction without an LLM call.
-import { canDropUnit, createViewDraft, findToolUnits, parseConfig, type Message, type ObserveContext, type Strategy, type StrategyContext, type StrategyResult, type ViewDraft, type ViewEntry } from "@ctxkit/core";
+import {
+  canDropUnit,
+  createViewDraft,
+  findToolUnits,
+  parseConfig,
+  type Message,
+  type ObserveContext,
+  type Strategy,
+  type StrategyContext,
+  type StrategyResult,
+  type ViewDraft,
+  type ViewEntry,
+} from "@ctxkit/core";
 import { z } from "zod";
 import { extractiveSummarizer } from "./extractive-summarizer.js";
 import { collectFiles } from "./file-operations.js";
@@ -13,7 +25,11 @@ export const SESSION_MEMORY_STRATEGY_NAME = "session-memory";
 const MEMORY_KEY = "memory";
 
 const optionsSchema = z.strictObject({
-  summarizer: z.custom<Summarizer>((value) => typeof value === "function", { message: "expected a function ({ messages, previousSummary, instructions, signal }) => Promise<string>" }).optional(),
+  summarizer: z
+    .custom<Summarizer>((value) => typeof value === "function", {
+      message: "expected a function ({ messages, previousSummary, instructions, signal }) => Promise<string>",
+    })
+    .optional(),
   /** New history tokens past the memory that start an update between requests. Default 4 000. */
   updateEveryTokens: z.number().int().positive().default(4_000),
   /** The newest messages the memory leaves out: they stay verbatim when it is swapped in. Default 12. */
@@ -42,7 +58,9 @@ type Memory = z.output<typeof memorySchema>;
 function readMemory(state: StrategyContext["state"], history: readonly Message[]): Memory | undefined {
   const parsed = memorySchema.safeParse(state.get(MEMORY_KEY));
   if (!parsed.success || parsed.data.coveredThrough >= history.length) return undefined;
-  return digestPrefixes(history, [parsed.data.coveredThrough]).get(parsed.data.coveredThrough) === parsed.data.digest ? parsed.data : undefined;
+  return digestPrefixes(history, [parsed.data.coveredThrough]).get(parsed.data.coveredThrough) === parsed.data.digest
+    ? parsed.data
+    : undefined;
 }
 
 /** The last history index the memory may cover: the end of the last whole unit before the newest `keep` messages. */
@@ -107,10 +125,13 @@ export function createSessionMemoryStrategy(options: SessionMemoryOptions = {}):
     let isPlaced = false;
     for (const unit of view.units) {
       const unitEntries = view.entries.slice(unit.start, unit.end);
-      const isCovered = unitEntries.every((entry) => (entry.source.kind === "history" ? entry.source.index <= memory.coveredThrough : isSummaryEntry(entry)));
+      const isCovered = unitEntries.every((entry) =>
+        entry.source.kind === "history" ? entry.source.index <= memory.coveredThrough : isSummaryEntry(entry),
+      );
       const olderSummary = unitEntries.find(isSummaryEntry);
       // A summary already in the view that reaches further is better than this memory.
-      if (olderSummary !== undefined && (readSummaryEntry(olderSummary)?.coveredThrough ?? Infinity) > memory.coveredThrough) return unchanged;
+      if (olderSummary !== undefined && (readSummaryEntry(olderSummary)?.coveredThrough ?? Infinity) > memory.coveredThrough)
+        return unchanged;
       if (isCovered && (olderSummary !== undefined || canDropUnit(view, unit, context.protectFirst))) {
         if (!isPlaced) entries.push(summary);
         isPlaced = true;

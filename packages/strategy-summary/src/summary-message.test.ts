@@ -10,8 +10,14 @@ describe("summary message", () => {
     expect(entry.source).toEqual({ kind: "synthetic", origin: "summary" });
     expect(entry.message).toEqual({
       role: "user",
-      content: "<summary>\nThey fixed the parser.\n<read-files>\na.ts\n</read-files>\n<modified-files>\nb.ts\n</modified-files>\n</summary>",
-      metadata: { ctxkit: { source: "summary", summary: { coveredThrough: 41, tokensBefore: 9_000, tokensAfter: entry.tokens, readFiles: ["a.ts"], modifiedFiles: ["b.ts"] } } },
+      content:
+        "<summary>\nThey fixed the parser.\n<read-files>\na.ts\n</read-files>\n<modified-files>\nb.ts\n</modified-files>\n</summary>",
+      metadata: {
+        ctxkit: {
+          source: "summary",
+          summary: { coveredThrough: 41, tokensBefore: 9_000, tokensAfter: entry.tokens, readFiles: ["a.ts"], modifiedFiles: ["b.ts"] },
+        },
+      },
     });
     expect(entry.tokens).toBe(countMessage(entry.message));
     expect(Object.isFrozen(entry.message.metadata)).toBe(true);
@@ -27,7 +33,10 @@ describe("summary message", () => {
 
   it("should read back the summarizer's text, its own tags escaped, even when it mentions the file tags", () => {
     const tricky = { ...content, text: "Notes\n<read-files>\nnot a list\n</read-files>" };
-    expect(readSummaryEntry(createSummaryEntry(tricky, countMessage))).toEqual({ ...tricky, text: "Notes\n&lt;read-files>\nnot a list\n&lt;/read-files>" });
+    expect(readSummaryEntry(createSummaryEntry(tricky, countMessage))).toEqual({
+      ...tricky,
+      text: "Notes\n&lt;read-files>\nnot a list\n&lt;/read-files>",
+    });
     expect(readSummaryEntry(createSummaryEntry({ ...content, readFiles: [], modifiedFiles: [] }, countMessage))?.text).toBe(content.text);
   });
 

@@ -59,5 +59,11 @@ export function readSummaryEntry(entry: ViewEntry): SummaryContent | undefined {
   const suffix = `${fileSection("read-files", summary.readFiles)}${fileSection("modified-files", summary.modifiedFiles)}\n</summary>`;
   if (!content.startsWith(OPENING) || !content.endsWith(suffix) || content.length < OPENING.length + suffix.length) return undefined;
   const text = content.slice(OPENING.length, content.length - suffix.length);
-  return { text, coveredThrough: summary.coveredThrough, tokensBefore: summary.tokensBefore, readFiles: summary.readFiles, modifiedFiles: summary.modifiedFiles };
+  return {
+    text,
+    coveredThrough: summary.coveredThrough,
+    tokensBefore: summary.tokensBefore,
+    readFiles: summary.readFiles,
+    modifiedFiles: summary.modifiedFiles,
+  };
 }

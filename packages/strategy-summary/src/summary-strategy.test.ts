@@ -51,7 +51,10 @@ describe("createSummaryStrategy", () => {
       const summarizer = recordingSummarizer();
       const strategy = createSummaryStrategy({ ...small, summarizer });
       const firstHistory = freezeHistory(sessionOf(6));
-      const first = await strategy.apply(createFreshView(firstHistory), createTestContext({ history: firstHistory, state: createMemoryStateStore() }));
+      const first = await strategy.apply(
+        createFreshView(firstHistory),
+        createTestContext({ history: firstHistory, state: createMemoryStateStore() }),
+      );
       const history = [...firstHistory, ...freezeHistory(sessionOf(6, 6))];
       const state = createMemoryStateStore();
       const second = await strategy.apply(appendToView(first.view, history, firstHistory.length), createTestContext({ history, state }));
@@ -59,7 +62,7 @@ describe("createSummaryStrategy", () => {
       expect(summarizer.requests).toHaveLength(2);
       const [firstRequest, secondRequest] = summarizer.requests as [(typeof summarizer.requests)[0], (typeof summarizer.requests)[0]];
       expect(firstRequest.previousSummary).toBeUndefined();
-      expect(secondRequest.previousSummary).toBe("summary #1 of " + firstRequest.messages.length + " messages");
+      expect(secondRequest.previousSummary).toBe(`summary #1 of ${firstRequest.messages.length} messages`);
       const seen = new Set(firstRequest.messages);
       expect(secondRequest.messages.some((message) => seen.has(message))).toBe(false);
       expect(JSON.stringify(secondRequest.messages)).not.toContain("summary #1");
@@ -71,7 +74,13 @@ describe("createSummaryStrategy", () => {
 
     it("should carry the file lists over from one checkpoint to the next", async () => {
       const strategy = createSummaryStrategy({ ...small, summarizer: recordingSummarizer() });
-      const firstHistory = freezeHistory([...sessionOf(4), user("edit"), call("Edit", ["e1"], { file_path: "t0_0.txt" }), result("e1", "ok"), ...sessionOf(3, 4)]);
+      const firstHistory = freezeHistory([
+        ...sessionOf(4),
+        user("edit"),
+        call("Edit", ["e1"], { file_path: "t0_0.txt" }),
+        result("e1", "ok"),
+        ...sessionOf(3, 4),
+      ]);
       const first = await strategy.apply(createFreshView(firstHistory), createTestContext({ history: firstHistory }));
       const history = [...firstHistory, ...freezeHistory(sessionOf(6, 7))];
       const second = await strategy.apply(appendToView(first.view, history, firstHistory.length), createTestContext({ history }));
@@ -143,7 +152,9 @@ describe("createSummaryStrategy", () => {
       const history = [...earlier, ...freezeHistory([user("next")])];
       const summarized = await strategy.apply(createFreshView(history), createTestContext({ history, state }));
       // One token over: truncate drops the oldest unit it may, and a summary only when nothing else is left.
-      const { view } = truncate().apply(summarized.view, createTestContext({ history, target: summarized.view.tokens - 1 })) as { view: ViewDraft };
+      const { view } = truncate().apply(summarized.view, createTestContext({ history, target: summarized.view.tokens - 1 })) as {
+        view: ViewDraft;
+      };
       const { coveredThrough } = summaryOf(view).metadata;
       const sent = summarizer.requests.flatMap((request) => request.messages);
       const held = new Set(describeView(view));
@@ -179,7 +190,10 @@ describe("createSummaryStrategy", () => {
     it("should not apply, nor call the summarizer, when the summary could not save tokens", async () => {
       const summarizer = recordingSummarizer();
       const history = freezeHistory([user("hi"), ...toolUnit("a", 40), ...toolUnit("b", 40)]);
-      const result = await createSummaryStrategy({ keepRecentTokens: 0, minNewTokens: 0, maxSummaryTokens: 500, summarizer }).apply(createFreshView(history), createTestContext({ history }));
+      const result = await createSummaryStrategy({ keepRecentTokens: 0, minNewTokens: 0, maxSummaryTokens: 500, summarizer }).apply(
+        createFreshView(history),
+        createTestContext({ history }),
+      );
       expect(result.applied).toBe(false);
       expect(summarizer.requests).toHaveLength(0);
     });
@@ -194,7 +208,12 @@ describe("createSummaryStrategy", () => {
       const result = await strategy.apply(view, context);
       expect(result).toEqual({ view, applied: false });
       expect(JSON.stringify(result.view.entries)).not.toContain("SECRET");
-      expect(context.events).toEqual([{ event: "context:strategy_error", payload: { strategy: "summary", error: new Error("rate limited: SECRET"), consecutiveFailures: 1 } }]);
+      expect(context.events).toEqual([
+        {
+          event: "context:strategy_error",
+          payload: { strategy: "summary", error: new Error("rate limited: SECRET"), consecutiveFailures: 1 },
+        },
+      ]);
     });
 
     it("should give up on a summarizer that never answers after timeoutMs, abort its signal and count a failure (regression)", async () => {
@@ -202,7 +221,11 @@ describe("createSummaryStrategy", () => {
       const view = createFreshView(history);
       const context = createTestContext({ history });
       const signals: AbortSignal[] = [];
-      const strategy = createSummaryStrategy({ ...small, timeoutMs: 20, summarizer: ({ signal }) => (signals.push(signal), new Promise<string>(() => {})) });
+      const strategy = createSummaryStrategy({
+        ...small,
+        timeoutMs: 20,
+        summarizer: ({ signal }) => (signals.push(signal), new Promise<string>(() => {})),
+      });
       const result = await strategy.apply(view, context);
       expect(result).toEqual({ view, applied: false });
       const failure = context.events[0]!.payload as { error: unknown; consecutiveFailures: number };

@@ -14,7 +14,14 @@ import { createSummaryEntry, isSummaryEntry, type SummaryContent } from "./summa
 export const SUMMARY_STRATEGY_NAME = "summary";
 
 /** What a new summary would add to `base`, walking the history up to `coveredThrough` once. */
-function findNewIndices(view: ViewDraft, plan: CoveragePlan, removed: ReadonlySet<number>, index: DraftIndex, base: SummaryBase | undefined, coveredThrough: number) {
+function findNewIndices(
+  view: ViewDraft,
+  plan: CoveragePlan,
+  removed: ReadonlySet<number>,
+  index: DraftIndex,
+  base: SummaryBase | undefined,
+  coveredThrough: number,
+) {
   const newIndices: number[] = [];
   const verbatim: number[] = [];
   let newTokens = 0;
@@ -69,7 +76,9 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
 
   async function apply(view: ViewDraft, context: StrategyContext): Promise<StrategyResult> {
     const unchanged: StrategyResult = { view, applied: false };
-    const sizes = resolveSizes(resolved, context.target, context.budget);
+    const planned = resolveSizes(resolved, context.target, context.budget);
+    // A forced compaction (`compact()`, like `/compact`) summarizes everything before the current turn, however little.
+    let sizes = context.forced === true ? { ...planned, keepRecentTokens: 0, minNewTokens: 0 } : planned;
     // The summary in the draft, if any, is the best guess of the next one's size.
     let summaryTokens = sizes.maxSummaryTokens;
     for (const entry of view.entries) if (isSummaryEntry(entry)) summaryTokens = Math.max(summaryTokens, entry.tokens);
@@ -80,6 +89,10 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
       target: context.target,
       summaryTokens,
     });
+    // A forced summary takes at most half of what it stands for, so a short history is worth one too.
+    if (context.forced === true) {
+      sizes = { ...sizes, maxSummaryTokens: Math.max(1, Math.min(sizes.maxSummaryTokens, Math.floor(plan.coveredTokens / 2))) };
+    }
     const store = new CheckpointStore(context.state);
     const positionOf = new Map<number, number>();
     view.entries.forEach((entry, position) => entry.source.kind === "history" && positionOf.set(entry.source.index, position));
@@ -103,7 +116,10 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
       summary = { ...cached.base, ...cached.base.files };
       removed = cached.units;
     } else {
-      const files = collectFiles(newIndices.map((historyIndex) => context.history[historyIndex]!), base?.files ?? NO_FILES);
+      const files = collectFiles(
+        newIndices.map((historyIndex) => context.history[historyIndex]!),
+        base?.files ?? NO_FILES,
+      );
       const frame = createSummaryEntry({ text: "", coveredThrough, tokensBefore: 0, ...files }, context.countMessage);
       if (frame.tokens + sizes.maxSummaryTokens >= tokensOfUnits(view, plan, removable)) return unchanged;
       if (breaker.shouldSkip()) return unchanged;
@@ -124,11 +140,21 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
         countMessage: context.countMessage,
       };
       try {
-        summary = await extendSummary({ base, newIndices, verbatim, coveredThrough, originalTokens }, context.history, settings, store, context.signal);
+        summary = await extendSummary(
+          { base, newIndices, verbatim, coveredThrough, originalTokens },
+          context.history,
+          settings,
+          store,
+          context.signal,
+        );
         breaker.recordSuccess();
       } catch (error) {
         if (context.signal.aborted) {
-          context.emit("context:strategy_error", { strategy: SUMMARY_STRATEGY_NAME, error, consecutiveFailures: breaker.consecutiveFailures });
+          context.emit("context:strategy_error", {
+            strategy: SUMMARY_STRATEGY_NAME,
+            error,
+            consecutiveFailures: breaker.consecutiveFailures,
+          });
           throw error;
         }
         context.emit("context:strategy_error", { strategy: SUMMARY_STRATEGY_NAME, error, consecutiveFailures: breaker.recordFailure() });

@@ -17,7 +17,12 @@ export interface RecordingSummarizer extends Summarizer {
 export function recordingSummarizer(answer?: (request: SummarizerRequest, call: number) => string | Promise<string>): RecordingSummarizer {
   const requests: RecordedRequest[] = [];
   const summarizer = async (request: SummarizerRequest): Promise<string> => {
-    requests.push({ messages: request.messages, previousSummary: request.previousSummary, instructions: request.instructions, maxTokens: request.maxTokens });
+    requests.push({
+      messages: request.messages,
+      previousSummary: request.previousSummary,
+      instructions: request.instructions,
+      maxTokens: request.maxTokens,
+    });
     const call = requests.length;
     return answer === undefined ? `summary #${call} of ${request.messages.length} messages` : answer(request, call);
   };

@@ -73,11 +73,15 @@ export function createFreshView(history: readonly Message[]): ViewDraft {
 
 /** A later draft: the previous result plus history messages from `from` on, as a sticky view grows. */
 export function appendToView(view: ViewDraft, history: readonly Message[], from: number): ViewDraft {
-  const added = history.slice(from).map((message, offset) => ({ message, tokens: countMessage(message), source: { kind: "history" as const, index: from + offset } }));
+  const added = history
+    .slice(from)
+    .map((message, offset) => ({ message, tokens: countMessage(message), source: { kind: "history" as const, index: from + offset } }));
   return createViewDraft([...view.entries, ...added]);
 }
 
 /** History indices of a draft's history entries, and `S` for a summary, in order. */
 export function describeView(view: ViewDraft): Array<number | string> {
-  return view.entries.map((entry) => (entry.source.kind === "history" ? entry.source.index : entry.source.origin === "summary" ? "S" : entry.source.origin));
+  return view.entries.map((entry) =>
+    entry.source.kind === "history" ? entry.source.index : entry.source.origin === "summary" ? "S" : entry.source.origin,
+  );
 }

@@ -19,7 +19,10 @@ export function extractSnippets(markdown: string): Snippet[] {
     const start = index;
     const body: string[] = [];
     for (index += 1; index < lines.length && lines[index] !== "```"; index += 1) body.push(lines[index]!);
-    const previous = lines.slice(0, start).reverse().find((line) => line.trim() !== "");
+    const previous = lines
+      .slice(0, start)
+      .reverse()
+      .find((line) => line.trim() !== "");
     const reason = previous === undefined ? undefined : NOT_RUN.exec(previous)?.[1];
     snippets.push({ line: start + 1, code: body.join("\n"), ...(reason === undefined ? {} : { notRun: reason }) });
   }

@@ -39,9 +39,11 @@ for (const readme of readmes()) {
         // A fresh working folder per snippet, inside this package as a user's project folder would be (a mount
         // plan finds packages from it), and ignored by git: what a snippet writes (a journal, say) stays there.
         const cwd = mkdtempSync(join(snippetFolder, "work-"));
-        const result = await run(process.execPath, ["--import", tsxLoader, file], { cwd, env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 }).catch(
-          (error: { stderr?: string; message: string }) => ({ failed: error.stderr || error.message }),
-        );
+        const result = await run(process.execPath, ["--import", tsxLoader, file], {
+          cwd,
+          env: { ...process.env, NODE_OPTIONS: "" },
+          timeout: 60_000,
+        }).catch((error: { stderr?: string; message: string }) => ({ failed: error.stderr || error.message }));
         expect("failed" in result ? result.failed : "").toBe("");
       });
     }

@@ -15,7 +15,11 @@ const fixtures = fileURLToPath(new URL("../__fixtures__/consumer/", import.meta.
 
 export interface PackedPackage {
   readonly name: string;
-  readonly manifest: { readonly peerDependencies?: Record<string, string>; readonly peerDependenciesMeta?: Record<string, { optional?: boolean }>; readonly devDependencies?: Record<string, string> };
+  readonly manifest: {
+    readonly peerDependencies?: Record<string, string>;
+    readonly peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    readonly devDependencies?: Record<string, string>;
+  };
   readonly tarball: string;
 }
 
@@ -57,7 +61,17 @@ export async function createConsumerProject(): Promise<ConsumerProject> {
   // declarations import `json-schema` without depending on its types, and the consumer checks every declaration.
   await run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...packages.map((pack) => pack.tarball), `@types/node@${typesNodeVersion()}`, "@types/json-schema@7.0.15", ...peerInstalls(packages)],
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      ...packages.map((pack) => pack.tarball),
+      `@types/node@${typesNodeVersion()}`,
+      "@types/json-schema@7.0.15",
+      ...peerInstalls(packages),
+    ],
     { cwd: folder, env: userEnvironment, timeout: 180_000 },
   );
   return { folder, packages };

@@ -37,7 +37,10 @@ beforeAll(async () => {
   // One import of every package's main entry, so a package added later is covered without a change here.
   const lines = project.packages.map((pack, index) => `import * as entry${index} from "${pack.name}";`);
   const counts = project.packages.map((pack, index) => `  ${JSON.stringify(pack.name)}: Object.keys(entry${index}).length,`);
-  writeFileSync(join(project.folder, "all-entries.ts"), `${lines.join("\n")}\n\nconsole.log(JSON.stringify({\n${counts.join("\n")}\n}));\n`);
+  writeFileSync(
+    join(project.folder, "all-entries.ts"),
+    `${lines.join("\n")}\n\nconsole.log(JSON.stringify({\n${counts.join("\n")}\n}));\n`,
+  );
 });
 
 afterAll(() => {
@@ -63,7 +66,13 @@ describe("packed packages installed with npm", () => {
   it("should run an agent loop: a view within budget, system first, pairs whole, one error class across entry points", async () => {
     await checkNodenext();
     const result = JSON.parse(await runNode(join(project.folder, "out-nodenext/agent-loop.js"), project.folder)) as Record<string, unknown>;
-    expect(result).toMatchObject({ historyLength: 121, firstRole: "system", lastContent: "The sum for f29.txt is 11600.", pairProblems: 0, sameErrorClass: true });
+    expect(result).toMatchObject({
+      historyLength: 121,
+      firstRole: "system",
+      lastContent: "The sum for f29.txt is 11600.",
+      pairProblems: 0,
+      sameErrorClass: true,
+    });
     expect(result["viewLength"]).toBeLessThan(121);
   });
 
@@ -83,7 +92,10 @@ describe("packed packages installed with npm", () => {
 
   it("should run an Anthropic SDK tool loop: every tool_use answered in the next message", async () => {
     await checkNodenext();
-    const result = JSON.parse(await runNode(join(project.folder, "out-nodenext/sdk-anthropic.js"), project.folder)) as Record<string, number>;
+    const result = JSON.parse(await runNode(join(project.folder, "out-nodenext/sdk-anthropic.js"), project.folder)) as Record<
+      string,
+      number
+    >;
     expect(result).toMatchObject({ requests: 24, historyLength: 49, unansweredToolUses: 0 });
     expect(result["largestRequest"]).toBeLessThan(result["historyLength"] as number); // compacted to the budget
   });
@@ -92,14 +104,25 @@ describe("packed packages installed with npm", () => {
     // Outside the consumer project, so no node_modules folder is found above the bundle.
     const alone = mkdtempSync(join(tmpdir(), "ctxkit-pack-bundle-"));
     onTestFinished(() => rmSync(alone, { recursive: true, force: true }));
-    await build({ entryPoints: [join(project.folder, "bundled.ts")], bundle: true, platform: "node", format: "esm", outfile: join(alone, "bundled.mjs"), logLevel: "error" });
+    await build({
+      entryPoints: [join(project.folder, "bundled.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: join(alone, "bundled.mjs"),
+      logLevel: "error",
+    });
     const result = JSON.parse(await runNode(join(alone, "bundled.mjs"), alone)) as { viewTokens: number; defaultCounterError: string };
     expect(result.viewTokens).toBeGreaterThan(0);
     expect(result.defaultCounterError).toContain('tiktokenCounter({ encoding: "o200k_base", ranks: o200k_base })');
   });
 
   it("should run the ctxkit-conformance command with npx", async () => {
-    const { stdout } = await run("npx", ["--no-install", "ctxkit-conformance", "@ctxkit/context-simple", "--runs", "3", "--no-color"], { cwd: project.folder, env: userEnvironment, timeout: 120_000 });
+    const { stdout } = await run("npx", ["--no-install", "ctxkit-conformance", "@ctxkit/context-simple", "--runs", "3", "--no-color"], {
+      cwd: project.folder,
+      env: userEnvironment,
+      timeout: 120_000,
+    });
     expect(stdout).toMatch(/PASSED: context-simple: \d+ passed, 0 failed/);
   });
 });

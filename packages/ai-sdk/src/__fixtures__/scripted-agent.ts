@@ -54,7 +54,12 @@ export function reportedTokens(prompt: LanguageModelPrompt): number {
 function nextContent(prompt: LanguageModelPrompt): GenerateResult["content"] {
   const lastUser = prompt.map((message) => message.role).lastIndexOf("user");
   const step = prompt.slice(lastUser + 1).filter((message) => message.role === "assistant").length;
-  const call = (id: string, path: string) => ({ type: "tool-call" as const, toolCallId: id, toolName: "read_file", input: JSON.stringify({ path }) });
+  const call = (id: string, path: string) => ({
+    type: "tool-call" as const,
+    toolCallId: id,
+    toolName: "read_file",
+    input: JSON.stringify({ path }),
+  });
   if (step === 0) return [{ type: "text", text: "Reading both." }, call("call_1", "a.txt"), call("call_2", "b.txt")];
   if (step === 1) return [call("call_1", "c.txt")];
   return [{ type: "text", text: `Answer after ${prompt.length} messages.` }];
@@ -65,7 +70,12 @@ export function createScriptedModel(): MockLanguageModelV3 {
     doGenerate: async ({ prompt }) => {
       const content = nextContent(prompt);
       const hasCalls = content.some((part) => part.type === "tool-call");
-      return { content, finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined }, usage: usage(reportedTokens(prompt)), warnings: [] };
+      return {
+        content,
+        finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined },
+        usage: usage(reportedTokens(prompt)),
+        warnings: [],
+      };
     },
     doStream: async ({ prompt }) => {
       const parts: StreamPart[] = [{ type: "stream-start", warnings: [] }];
@@ -73,14 +83,25 @@ export function createScriptedModel(): MockLanguageModelV3 {
       nextContent(prompt).forEach((part, index) => {
         if (part.type === "text") {
           const id = `text-${index}`;
-          parts.push({ type: "text-start", id }, { type: "text-delta", id, delta: part.text.slice(0, 5) }, { type: "text-delta", id, delta: part.text.slice(5) }, { type: "text-end", id });
+          parts.push(
+            { type: "text-start", id },
+            { type: "text-delta", id, delta: part.text.slice(0, 5) },
+            { type: "text-delta", id, delta: part.text.slice(5) },
+            { type: "text-end", id },
+          );
         } else if (part.type === "tool-call") {
           hasCalls = true;
           parts.push(part);
         }
       });
-      parts.push({ type: "finish", finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined }, usage: usage(reportedTokens(prompt)) });
-      return { stream: new ReadableStream({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
+      parts.push({
+        type: "finish",
+        finishReason: { unified: hasCalls ? "tool-calls" : "stop", raw: undefined },
+        usage: usage(reportedTokens(prompt)),
+      });
+      return {
+        stream: new ReadableStream({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }),
+      };
     },
   });
 }
@@ -107,7 +128,9 @@ export async function expectValidPrompt(prompt: LanguageModelPrompt): Promise<vo
     const previous = messages[index - 1];
     for (const result of message.content) {
       if (result.type !== "tool-result") continue;
-      const call = Array.isArray(previous?.content) ? previous.content.find((part) => part.type === "tool-call" && part.toolCallId === result.toolCallId) : undefined;
+      const call = Array.isArray(previous?.content)
+        ? previous.content.find((part) => part.type === "tool-call" && part.toolCallId === result.toolCallId)
+        : undefined;
       expect(call).toMatchObject({ toolName: result.toolName });
     }
   });

@@ -20,13 +20,17 @@ export function checkAnthropicMessages(messages: readonly MessageParam[]): strin
       const leading = firstOther === -1 ? nextBlocks : nextBlocks.slice(0, firstOther);
       const answered = new Set(leading.map((block) => (block.type === "tool_result" ? block.tool_use_id : "")));
       for (const id of toolUses) {
-        if (next?.role !== "user" || !answered.has(id)) problems.push(`${index}: tool_use ids were found without tool_result blocks immediately after: ${id}`);
+        if (next?.role !== "user" || !answered.has(id))
+          problems.push(`${index}: tool_use ids were found without tool_result blocks immediately after: ${id}`);
       }
     }
     if (message.role === "user") {
-      const previousUses = new Set(index === 0 ? [] : blocksOf(messages[index - 1]!).flatMap((block) => (block.type === "tool_use" ? [block.id] : [])));
+      const previousUses = new Set(
+        index === 0 ? [] : blocksOf(messages[index - 1]!).flatMap((block) => (block.type === "tool_use" ? [block.id] : [])),
+      );
       for (const block of blocks) {
-        if (block.type === "tool_result" && !previousUses.has(block.tool_use_id)) problems.push(`${index}: unexpected tool_use_id found in tool_result blocks: ${block.tool_use_id}`);
+        if (block.type === "tool_result" && !previousUses.has(block.tool_use_id))
+          problems.push(`${index}: unexpected tool_use_id found in tool_result blocks: ${block.tool_use_id}`);
       }
     }
   });
@@ -38,7 +42,10 @@ function blocksOf(message: MessageParam): readonly ContentBlockParam[] {
 }
 
 /** Breakpoints in a request: system blocks and message blocks carrying `cache_control`. */
-export function countBreakpoints(request: { system?: readonly { cache_control?: unknown }[] | string; messages: readonly MessageParam[] }): number {
+export function countBreakpoints(request: {
+  system?: readonly { cache_control?: unknown }[] | string;
+  messages: readonly MessageParam[];
+}): number {
   const system = typeof request.system === "string" || request.system === undefined ? [] : request.system;
   const blocks = [...system, ...request.messages.flatMap(blocksOf)];
   return blocks.filter((block) => "cache_control" in block && block.cache_control != null).length;

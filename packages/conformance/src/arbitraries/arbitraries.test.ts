@@ -32,7 +32,9 @@ describe("historyArbitrary", () => {
   });
 
   it("should generate dangling calls, orphan results and results not adjacent to their call when broken", () => {
-    const kinds = new Set(sample(historyArbitrary({ broken: true })).flatMap((history) => checkToolPairs(history).map((violation) => violation.kind)));
+    const kinds = new Set(
+      sample(historyArbitrary({ broken: true })).flatMap((history) => checkToolPairs(history).map((violation) => violation.kind)),
+    );
     expect(kinds).toEqual(new Set(["dangling_call", "orphan_result", "result_not_adjacent"]));
   });
 
@@ -40,12 +42,15 @@ describe("historyArbitrary", () => {
     const histories = sample(historyArbitrary());
     expect(histories.some((history) => history[0]?.role === "system")).toBe(true);
     expect(histories.some((history) => history[0]?.role === "developer")).toBe(true);
-    expect(histories.some((history) => history.slice(1).some((message, index) => isInstruction(message) && !isInstruction(history[index]!)))).toBe(true);
+    expect(
+      histories.some((history) => history.slice(1).some((message, index) => isInstruction(message) && !isInstruction(history[index]!))),
+    ).toBe(true);
     expect(histories.some((history) => history.some(isPinned))).toBe(true);
   });
 
   it("should make a huge output (200 KB or more) rare but present, and none when hugeOutputs is false", () => {
-    const withHuge = (histories: Message[][]) => histories.filter((history) => history.some((message) => outputLength(message) >= HUGE_OUTPUT_MINIMUM)).length;
+    const withHuge = (histories: Message[][]) =>
+      histories.filter((history) => history.some((message) => outputLength(message) >= HUGE_OUTPUT_MINIMUM)).length;
     const count = withHuge(sample(historyArbitrary(), 500));
     expect(count).toBeGreaterThan(0);
     expect(count).toBeLessThan(500 * 0.15);
@@ -68,9 +73,14 @@ describe("toolUnitArbitrary", () => {
 
   it("should shrink a huge output to a tiny one when size does not matter to the failure", () => {
     const size = (output: unknown) => JSON.stringify(output).length;
-    const seed = [...Array(10_000).keys()].find((candidate) => size(fc.sample(toolOutputArbitrary(), { numRuns: 1, seed: candidate })[0]) >= HUGE_OUTPUT_MINIMUM);
+    const seed = [...Array(10_000).keys()].find(
+      (candidate) => size(fc.sample(toolOutputArbitrary(), { numRuns: 1, seed: candidate })[0]) >= HUGE_OUTPUT_MINIMUM,
+    );
     expect(seed).toBeDefined();
-    const details = fc.check(fc.property(toolOutputArbitrary(), () => false), { seed: seed!, numRuns: 1 });
+    const details = fc.check(
+      fc.property(toolOutputArbitrary(), () => false),
+      { seed: seed!, numRuns: 1 },
+    );
     expect(size(details.counterexample?.[0])).toBeLessThan(10);
   });
 });
@@ -128,10 +138,17 @@ describe("sessionArbitrary", () => {
     const requests = sample(sessionArbitrary({ hugeOutputs: false })).flatMap((session) => session.requests);
     const throughProvider = requests.filter((request) => request.provider !== undefined);
     expect(throughProvider.length).toBeGreaterThan(0);
-    expect(throughProvider.every((request) => request.provider!.contextWindow - request.provider!.maxOutputTokens === request.budget)).toBe(true);
+    expect(throughProvider.every((request) => request.provider!.contextWindow - request.provider!.maxOutputTokens === request.budget)).toBe(
+      true,
+    );
   });
 
   it("should use one budget for every request with sameBudget", () => {
-    fc.assert(fc.property(sessionArbitrary({ sameBudget: true, hugeOutputs: false }), ({ requests }) => new Set(requests.map((request) => request.budget)).size === 1));
+    fc.assert(
+      fc.property(
+        sessionArbitrary({ sameBudget: true, hugeOutputs: false }),
+        ({ requests }) => new Set(requests.map((request) => request.budget)).size === 1,
+      ),
+    );
   });
 });

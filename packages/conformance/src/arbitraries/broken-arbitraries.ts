@@ -2,7 +2,13 @@
 import type { Message } from "@ctxkit/core";
 import fc from "fast-check";
 import { userMessageArbitrary } from "./message-arbitraries.js";
-import { callMessageArbitrary, toCallMessage, toolOutputArbitrary, toResultMessage, type ToolOutputOptions } from "./tool-unit-arbitraries.js";
+import {
+  callMessageArbitrary,
+  toCallMessage,
+  toolOutputArbitrary,
+  toResultMessage,
+  type ToolOutputOptions,
+} from "./tool-unit-arbitraries.js";
 
 /** A call message where at least one call never got its result; at the end of a history, a turn still running. */
 export function danglingCallArbitrary(options: ToolOutputOptions = {}): fc.Arbitrary<Message[]> {

@@ -12,7 +12,11 @@ function pastedTextArbitrary(): fc.Arbitrary<string> {
 
 /** A string most of the time; sometimes text parts, an image, or a long pasted text. */
 export function contentArbitrary(): fc.Arbitrary<string | ContentPart[]> {
-  const text = fc.oneof({ withCrossShrink: true }, { arbitrary: messageTextArbitrary(), weight: 30 }, { arbitrary: pastedTextArbitrary(), weight: 1 });
+  const text = fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: messageTextArbitrary(), weight: 30 },
+    { arbitrary: pastedTextArbitrary(), weight: 1 },
+  );
   return fc.oneof(
     { withCrossShrink: true },
     { arbitrary: text, weight: 8 },

@@ -74,7 +74,8 @@ function resolveBudget(specification: BudgetSpecification, history: readonly Mes
 
 /** A history plus requests at random points: the shape of a real agent loop. */
 export function sessionArbitrary(options: SessionArbitraryOptions = {}): fc.Arbitrary<Session> {
-  const budget = options.budget === undefined ? budgetSpecificationArbitrary(budgetArbitrary()) : options.budget.map((absolute) => ({ absolute }));
+  const budget =
+    options.budget === undefined ? budgetSpecificationArbitrary(budgetArbitrary()) : options.budget.map((absolute) => ({ absolute }));
   const source = maxOutputTokensArbitrary(options.providers !== false);
   const early = fc.array(fc.record({ at: fc.nat(), budget, source }), { maxLength: options.maxEarlyRequests ?? 3 });
   return fc.tuple(historyArbitrary(options), early, budget, source).map(([history, earlyRequests, finalBudget, finalSource]) => {

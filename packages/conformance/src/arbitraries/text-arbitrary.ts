@@ -10,7 +10,7 @@ const TEXT_FRAGMENTS = [
   "the build failed",
   "Please fix the failing test in src/index.ts.",
   "const total = items.reduce((sum, item) => sum + item.price, 0);",
-  "{\"status\":\"ok\",\"count\":3}",
+  '{"status":"ok","count":3}',
   "你好，世界",
   "请帮我修复这个错误",
   "日本語のテキストです",

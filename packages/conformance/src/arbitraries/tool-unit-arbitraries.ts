@@ -15,7 +15,7 @@ export const HUGE_OUTPUT_MINIMUM = 200_000;
 const OUTPUT_LINES = [
   "2024-05-01T12:00:00Z INFO request handled in 12ms path=/api/items status=200",
   "    at Object.<anonymous> (/app/src/server.ts:42:13)",
-  "{\"id\": 17, \"name\": \"widget\", \"tags\": [\"a\", \"b\"], \"price\": 9.99}",
+  '{"id": 17, "name": "widget", "tags": ["a", "b"], "price": 9.99}',
   "diff --git a/src/index.ts b/src/index.ts",
   "ERROR 构建失败：找不到模块 😞",
 ] as const;
@@ -75,7 +75,11 @@ export function toolCallsArbitrary(options: ToolOutputOptions = {}): fc.Arbitrar
   const call = fc.record({
     id: toolCallIdArbitrary(),
     name: fc.constantFrom("read_file", "bash", "grep", "web_fetch"),
-    arguments: fc.oneof({ withCrossShrink: true }, fc.constant("{}"), messageTextArbitrary({ maxFragments: 4 }).map((command) => JSON.stringify({ command }))),
+    arguments: fc.oneof(
+      { withCrossShrink: true },
+      fc.constant("{}"),
+      messageTextArbitrary({ maxFragments: 4 }).map((command) => JSON.stringify({ command })),
+    ),
     output: toolOutputArbitrary(options),
   });
   return fc.oneof(

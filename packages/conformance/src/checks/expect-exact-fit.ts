@@ -12,11 +12,18 @@ export function exactCounterFor(usage: ContextUsage | undefined): string {
 }
 
 /** A module that counts with a cheaper counter (and reports that count) is caught here, not trusted. */
-export function expectExactFit(view: readonly Message[], budget: number, usage: ContextUsage | undefined, where: string, declared = usage): void {
+export function expectExactFit(
+  view: readonly Message[],
+  budget: number,
+  usage: ContextUsage | undefined,
+  where: string,
+  declared = usage,
+): void {
   const counter = exactCounterFor(declared);
   const tokens = countViewTokens(view, counter);
   expectThat(
     tokens <= budget,
-    () => `${where} returned a view of ${tokens} tokens by core's exact ${counter} counter, over the budget ${budget}` + (usage === undefined ? "" : ` (its usage() reports ${usage.tokens})`),
+    () =>
+      `${where} returned a view of ${tokens} tokens by core's exact ${counter} counter, over the budget ${budget}${usage === undefined ? "" : ` (its usage() reports ${usage.tokens})`}`,
   );
 }

@@ -6,8 +6,10 @@ import { expectThat, preview } from "./violation.js";
 export function describeHistoryDifference(stored: readonly Message[], expected: readonly Message[]): string | undefined {
   const index = firstDifference(stored, expected);
   if (index === -1) return undefined;
-  if (index === stored.length) return `it holds ${stored.length} message(s) of the ${expected.length} added; message ${index} is missing: ${preview(expected[index])}`;
-  if (index === expected.length) return `it holds ${stored.length} message(s), ${stored.length - expected.length} more than added, from ${preview(stored[index])}`;
+  if (index === stored.length)
+    return `it holds ${stored.length} message(s) of the ${expected.length} added; message ${index} is missing: ${preview(expected[index])}`;
+  if (index === expected.length)
+    return `it holds ${stored.length} message(s), ${stored.length - expected.length} more than added, from ${preview(stored[index])}`;
   return `message ${index} is ${preview(stored[index])}, but ${preview(expected[index])} was added`;
 }
 

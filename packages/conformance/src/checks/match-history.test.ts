@@ -3,13 +3,19 @@ import { describe, expect, it } from "vitest";
 import { findMissingRequired, findUnmatchedViewMessage, isShortenedForm } from "./match-history.js";
 
 const user = (content: string): Message => ({ role: "user", content });
-const call: Message = { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "bash", arguments: "{}" } }] };
+const call: Message = {
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id: "a", type: "function", function: { name: "bash", arguments: "{}" } }],
+};
 const result = (content: string): Message => ({ role: "tool", tool_call_id: "a", content });
 const repair: Message = { role: "tool", tool_call_id: "a", content: "missing", metadata: { ctxkit: { source: "repair" } } };
 
 describe("isShortenedForm", () => {
   it("should accept a tool result with any content, such as a placeholder, and other metadata", () => {
-    expect(isShortenedForm({ ...result("[tool result cleared to save context: 40 tokens]"), metadata: { ctxkitEdit: {} } }, result("𠀀𠀁𠀂𠀃"))).toBe(true);
+    expect(
+      isShortenedForm({ ...result("[tool result cleared to save context: 40 tokens]"), metadata: { ctxkitEdit: {} } }, result("𠀀𠀁𠀂𠀃")),
+    ).toBe(true);
   });
 
   it("should accept a text that keeps the original's start or end", () => {

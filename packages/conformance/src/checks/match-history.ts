@@ -34,7 +34,9 @@ export function isShortenedForm(candidate: Message, original: Message): boolean 
   const text = textOf(original);
   if (Buffer.byteLength(shortened) >= Buffer.byteLength(text)) return false;
   const anchor = Math.min(ANCHOR_LENGTH, text.length);
-  return shortened.length >= anchor && (shortened.startsWith(text.slice(0, anchor)) || shortened.endsWith(text.slice(text.length - anchor)));
+  return (
+    shortened.length >= anchor && (shortened.startsWith(text.slice(0, anchor)) || shortened.endsWith(text.slice(text.length - anchor)))
+  );
 }
 
 export function isEqualOrShortened(candidate: Message, original: Message): boolean {

@@ -5,7 +5,11 @@ import { findRequiredMessages } from "./minimal-view.js";
 const system: Message = { role: "system", content: "be brief" };
 const user = (content: string, pinned = false): Message => ({ role: "user", content, ...(pinned ? { metadata: { pinned: true } } : {}) });
 const answer = (content: string): Message => ({ role: "assistant", content });
-const call = (id: string): Message => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "bash", arguments: "{}" } }] });
+const call = (id: string): Message => ({
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id, type: "function", function: { name: "bash", arguments: "{}" } }],
+});
 const result = (id: string): Message => ({ role: "tool", tool_call_id: id, content: "ok" });
 
 const summarize = (history: Message[]) => findRequiredMessages(history).map((item) => [item.historyIndex, item.mayShorten]);

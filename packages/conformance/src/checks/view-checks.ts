@@ -70,9 +70,16 @@ export function expectWithinBudget(outcome: RequestOutcome): void {
   const where = describeRequest(outcome);
   if (outcome.view === undefined) {
     const error = outcome.error;
-    if (!isBudgetErrorLike(error)) throw new PropertyViolation(`${where} threw ${describeError(error)} (only ContextBudgetError is allowed)`);
-    expectThat(error.required > error.budget, `${where} threw ContextBudgetError with required ${error.required} ≤ budget ${error.budget}: the view would have fit`);
-    expectThat(error.budget <= outcome.budget, `${where} threw ContextBudgetError for budget ${error.budget}, above the requested ${outcome.budget}`);
+    if (!isBudgetErrorLike(error))
+      throw new PropertyViolation(`${where} threw ${describeError(error)} (only ContextBudgetError is allowed)`);
+    expectThat(
+      error.required > error.budget,
+      `${where} threw ContextBudgetError with required ${error.required} ≤ budget ${error.budget}: the view would have fit`,
+    );
+    expectThat(
+      error.budget <= outcome.budget,
+      `${where} threw ContextBudgetError for budget ${error.budget}, above the requested ${outcome.budget}`,
+    );
     return;
   }
   expectExactFit(outcome.view, outcome.budget, outcome.usage, where);
@@ -80,7 +87,10 @@ export function expectWithinBudget(outcome: RequestOutcome): void {
   const counted = outcome.usage === undefined ? "counted with core's exact o200k_base counter" : "by the module's usage()";
   expectThat(tokens <= outcome.budget, `${where} returned a view of ${tokens} tokens (${counted}), over the budget`);
   if (outcome.usage !== undefined) {
-    expectThat(outcome.usage.tokens <= outcome.usage.budget, `${where}: usage() reports ${outcome.usage.tokens} tokens, over its own budget ${outcome.usage.budget}`);
+    expectThat(
+      outcome.usage.tokens <= outcome.usage.budget,
+      `${where}: usage() reports ${outcome.usage.tokens} tokens, over its own budget ${outcome.usage.budget}`,
+    );
     expectThat(outcome.usage.budget <= outcome.budget, `${where}: usage().budget is ${outcome.usage.budget}, above the requested budget`);
   }
 }

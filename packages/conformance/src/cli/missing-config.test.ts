@@ -29,7 +29,10 @@ describe("findMissingConfig", () => {
 
 describe("formatMissingConfig", () => {
   it("should print a command that can be pasted into a shell", () => {
-    const text = formatMissingConfig("context-x", "packages/context-x", { keys: [{ name: "storagePath", message: "required" }], example: '{"storagePath":"it\'s"}' });
+    const text = formatMissingConfig("context-x", "packages/context-x", {
+      keys: [{ name: "storagePath", message: "required" }],
+      example: '{"storagePath":"it\'s"}',
+    });
     expect(text).toContain("context-x cannot mount without config: storagePath (required).");
     expect(text).toContain(`ctxkit-conformance packages/context-x --config '{"storagePath":"it'\\''s"}'`);
     expect(shellQuote("plain/path.mjs")).toBe("plain/path.mjs");

@@ -40,7 +40,10 @@ export function findMissingConfig(configSchema: unknown, config: unknown): Missi
     (issue) => issue.code === "invalid_type" && issue.path.length === 1 && given[String(issue.path[0])] === undefined,
   );
   if (missing.length === 0) return undefined;
-  const example = { ...given, ...Object.fromEntries(missing.map((issue) => [String(issue.path[0]), exampleValue(String(issue.path[0]), issue.expected)])) };
+  const example = {
+    ...given,
+    ...Object.fromEntries(missing.map((issue) => [String(issue.path[0]), exampleValue(String(issue.path[0]), issue.expected)])),
+  };
   return { keys: missing.map((issue) => ({ name: String(issue.path[0]), message: issue.message })), example: JSON.stringify(example) };
 }
 

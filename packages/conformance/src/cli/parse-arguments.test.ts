@@ -3,7 +3,21 @@ import { parseArguments, UsageError } from "./parse-arguments.js";
 
 describe("parseArguments", () => {
   it("should read modules, flags and values, inline or not", () => {
-    expect(parseArguments(["a", "b", "--runs=5", "--seed", "7", "--only", "pairing,budget", "--json", "--no-color", "--config", '{"maxTokens":9}'])).toEqual({
+    expect(
+      parseArguments([
+        "a",
+        "b",
+        "--runs=5",
+        "--seed",
+        "7",
+        "--only",
+        "pairing,budget",
+        "--json",
+        "--no-color",
+        "--config",
+        '{"maxTokens":9}',
+      ]),
+    ).toEqual({
       modules: ["a", "b"],
       json: true,
       color: false,

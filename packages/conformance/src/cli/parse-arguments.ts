@@ -62,7 +62,8 @@ function toUsageError(error: unknown): UsageError {
   const { code, message } = error as { code?: string; message?: string };
   const option = /'(-[^' ]+)/.exec(message ?? "")?.[1];
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new UsageError(`unknown option ${option ?? ""}`.trim());
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing/.test(message ?? "")) return new UsageError(`${option ?? "an option"} needs a value`);
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && /argument missing/.test(message ?? ""))
+    return new UsageError(`${option ?? "an option"} needs a value`);
   return new UsageError((message ?? String(error)).replace(/\.$/, ""));
 }
 
@@ -95,6 +96,7 @@ export function parseArguments(argv: readonly string[]): CliSettings {
     ...(values.config === undefined ? {} : { config: parseConfigJson(values.config) }),
   };
   if (modules.length === 0 && !settings.help) throw new UsageError("name at least one module: a path, a folder or a package name");
-  if (settings.path !== undefined && settings.only?.length !== 1) throw new UsageError("--path replays one property: pass --only <property> too");
+  if (settings.path !== undefined && settings.only?.length !== 1)
+    throw new UsageError("--path replays one property: pass --only <property> too");
   return settings;
 }

@@ -45,7 +45,10 @@ export const abortProperty = defineProperty({
       const controller = new AbortController();
       const running = manager.getMessagesForRequest({ tokenBudget: budget, signal: controller.signal });
       controller.abort();
-      expectThat((await settlesWithin(running, SETTLE_LIMIT_MS)) === "settled", `a request aborted while it ran was still pending after ${SETTLE_LIMIT_MS} ms`);
+      expectThat(
+        (await settlesWithin(running, SETTLE_LIMIT_MS)) === "settled",
+        `a request aborted while it ran was still pending after ${SETTLE_LIMIT_MS} ms`,
+      );
       expectSameHistory(await manager.getMessages(), history as Message[], "after aborted requests");
     });
   },

@@ -1,6 +1,5 @@
 // A budget that is not a count (NaN, negative, a string, an object, provider info of the same kinds) is refused, never obeyed as if it were one.
 import { countMessageTokens, type Provider, type RequestOptions } from "@ctxkit/core";
-import fc from "fast-check";
 import { historyArbitrary } from "../arbitraries/history-arbitrary.js";
 import { findCoreCounter, DEFAULT_COUNTER_NAME } from "../checks/count-view-tokens.js";
 import { isContextErrorLike } from "../checks/error-kinds.js";
@@ -47,12 +46,18 @@ export const budgetInputsProperty = defineProperty({
           (error: unknown) => ({ error }),
         );
         if ("error" in outcome) {
-          expectThat(isContextErrorLike(outcome.error), () => `${reason}: the request failed with ${describeError(outcome.error)}, not a ctxkit error`);
+          expectThat(
+            isContextErrorLike(outcome.error),
+            () => `${reason}: the request failed with ${describeError(outcome.error)}, not a ctxkit error`,
+          );
           continue;
         }
         // A view is acceptable only within a window the input can honestly be read as; NaN and negatives have none.
         const tokens = outcome.view.reduce((sum, message) => sum + countMessageTokens(message, counter), 0);
-        expectThat(reason === "maxOutputTokens -90000" && tokens <= 10_000, () => `${reason}: the request returned a ${tokens}-token view instead of a ctxkit error`);
+        expectThat(
+          reason === "maxOutputTokens -90000" && tokens <= 10_000,
+          () => `${reason}: the request returned a ${tokens}-token view instead of a ctxkit error`,
+        );
       }
       expectSameHistory(await driver.manager.getMessages(), history, "after requests with bad budget inputs");
     });

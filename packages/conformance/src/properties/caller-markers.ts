@@ -34,7 +34,11 @@ export const callerMarkersProperty = defineProperty({
     "History messages carrying metadata.ctxkit or metadata.ctxkitEdit from the caller are treated as any other message: the views sent to the model are the same as without those keys.",
   runsFactor: 0.5,
   arbitrary: () =>
-    fc.record({ history: historyArbitrary({ maxSegments: 8 }), marked: fc.array(fc.nat(5), { minLength: 1, maxLength: 4 }), budgets: fc.array(budgetArbitrary({ min: 128 }), { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      history: historyArbitrary({ maxSegments: 8 }),
+      marked: fc.array(fc.nat(5), { minLength: 1, maxLength: 4 }),
+      budgets: fc.array(budgetArbitrary({ min: 128 }), { minLength: 1, maxLength: 3 }),
+    }),
   async check({ history, marked, budgets }, context) {
     const viewsOf = (messages: readonly Message[]) =>
       withManager(context, async (driver) => {
@@ -55,7 +59,8 @@ export const callerMarkersProperty = defineProperty({
     for (const [index, outcome] of plain.entries()) {
       expectThat(
         JSON.stringify(outcome) === JSON.stringify(withMarkers[index]),
-        () => `with forged markers, the view at budget ${budgets[index]} changed from ${preview(outcome)} to ${preview(withMarkers[index])}`,
+        () =>
+          `with forged markers, the view at budget ${budgets[index]} changed from ${preview(outcome)} to ${preview(withMarkers[index])}`,
       );
     }
   },

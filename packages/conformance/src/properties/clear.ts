@@ -34,7 +34,10 @@ export const clearProperty = defineProperty({
       for (const budget of budgets) await driver.request({ budget }, before.length);
       await driver.manager.clear();
       const emptied = await driver.manager.getMessages();
-      expectThat(emptied.length === 0, () => `after clear(), getMessages() still returns ${emptied.length} message(s): ${preview(emptied)}`);
+      expectThat(
+        emptied.length === 0,
+        () => `after clear(), getMessages() still returns ${emptied.length} message(s): ${preview(emptied)}`,
+      );
       const emptyView = await driver.request({ budget: budgets[0]! }, 0);
       expectThat(emptyView.view !== undefined, () => `after clear(), a request threw ${describeError(emptyView.error)}`);
       expectThat(emptyView.view!.length === 0, () => `after clear(), the view still holds ${preview(emptyView.view)}`);
@@ -43,7 +46,8 @@ export const clearProperty = defineProperty({
       outcomes.forEach((outcome, index) => {
         expectThat(
           isSameOutcome(outcome, fresh[index]!),
-          () => `after clear(), ${describeRequest(outcome)} gave ${previewOutcome(outcome)}; a fresh instance's gave ${previewOutcome(fresh[index]!)}`,
+          () =>
+            `after clear(), ${describeRequest(outcome)} gave ${previewOutcome(outcome)}; a fresh instance's gave ${previewOutcome(fresh[index]!)}`,
         );
       });
       expectSameHistory(await driver.manager.getMessages(), after.history, "after clear() and new messages");

@@ -26,19 +26,31 @@ export const compactProperty = defineProperty({
         result = await (driver.manager as Compacting).compact({ tokenBudget: budget });
       } catch (error) {
         if (!isBudgetErrorLike(error)) throw new PropertyViolation(`${where} threw ${describeError(error)}`);
-        expectThat(error.required > error.budget, `${where} threw ContextBudgetError with required ${error.required} ≤ budget ${error.budget}`);
+        expectThat(
+          error.required > error.budget,
+          `${where} threw ContextBudgetError with required ${error.required} ≤ budget ${error.budget}`,
+        );
         await expectStoredHistory(driver, session.history, where);
         return;
       }
-      expectThat(typeof result?.tokensAfter === "number" && typeof result.tokensBefore === "number", () => `${where} returned ${preview(result)}, not a CompactResult`);
+      expectThat(
+        typeof result?.tokensAfter === "number" && typeof result.tokensBefore === "number",
+        () => `${where} returned ${preview(result)}, not a CompactResult`,
+      );
       expectThat(result.tokensAfter <= budget, `${where} left ${result.tokensAfter} tokens, over the budget`);
-      expectThat(result.tokensAfter <= result.tokensBefore, `${where} grew the view from ${result.tokensBefore} to ${result.tokensAfter} tokens`);
+      expectThat(
+        result.tokensAfter <= result.tokensBefore,
+        `${where} grew the view from ${result.tokensBefore} to ${result.tokensAfter} tokens`,
+      );
       await expectStoredHistory(driver, session.history, where);
       const next = await driver.request({ budget }, session.history.length);
       expectValidView(next, session.history, `the request right after ${where}`);
       if (next.usage !== undefined && next.view !== undefined) {
         // Committed: with nothing added since, the next view builds on the compaction instead of undoing it.
-        expectThat(next.usage.tokens <= result.tokensAfter, `the view right after ${where} has ${next.usage.tokens} tokens, more than the compaction's tokensAfter ${result.tokensAfter}`);
+        expectThat(
+          next.usage.tokens <= result.tokensAfter,
+          `the view right after ${where} has ${next.usage.tokens} tokens, more than the compaction's tokensAfter ${result.tokensAfter}`,
+        );
       }
     });
   },

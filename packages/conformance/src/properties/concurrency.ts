@@ -22,7 +22,13 @@ interface ConcurrencyInput {
  * Says plainly when a view holds a message that only a later call added: the request did not wait its
  * turn. The general order check would only say the message is "not a history message", which hides why.
  */
-function expectNothingFromLaterCalls(view: readonly Message[], expected: readonly Message[], after: number, initial: number, where: string): void {
+function expectNothingFromLaterCalls(
+  view: readonly Message[],
+  expected: readonly Message[],
+  after: number,
+  initial: number,
+  where: string,
+): void {
   const earlier = expected.slice(0, after);
   for (const message of view) {
     if (isSynthetic(message) || earlier.some((candidate) => isEqualOrShortened(message, candidate))) continue;
@@ -68,7 +74,10 @@ export const concurrencyProperty = defineProperty<ConcurrencyInput>({
       }
       const settled = await Promise.allSettled([...adds, ...views.map((view) => view.result), ...histories.map((entry) => entry.result)]);
       settled.slice(0, adds.length).forEach((result, index) => {
-        expectThat(result.status === "fulfilled", () => `concurrent addMessage ${index} rejected: ${describeError((result as PromiseRejectedResult).reason)}`);
+        expectThat(
+          result.status === "fulfilled",
+          () => `concurrent addMessage ${index} rejected: ${describeError((result as PromiseRejectedResult).reason)}`,
+        );
       });
       const expected = [...history, ...concurrent];
       // The counter the module declares, read once every call has settled.

@@ -26,7 +26,9 @@ function figuresOf(recorded: RecordedEvent, where: string): CompactionFigures {
 
 /** pre/post pairs in order; each post agrees with its pre, and the last one with the returned view. */
 function checkCompactionEvents(outcome: RequestOutcome, where: string): number {
-  const compactions = outcome.events.filter((recorded) => recorded.event === "context:pre_compact" || recorded.event === "context:post_compact");
+  const compactions = outcome.events.filter(
+    (recorded) => recorded.event === "context:pre_compact" || recorded.event === "context:post_compact",
+  );
   let pre: CompactionFigures | undefined;
   let post: CompactionFigures | undefined;
   for (const recorded of compactions) {
@@ -38,17 +40,35 @@ function checkCompactionEvents(outcome: RequestOutcome, where: string): number {
       continue;
     }
     expectThat(pre !== undefined, `${where}: post_compact without a pre_compact before it`);
-    expectThat(figures.budget === pre.budget, `${where}: post_compact budget ${figures.budget} differs from pre_compact budget ${pre.budget}`);
-    expectThat(figures.tokenCount <= figures.budget, `${where}: post_compact reports ${figures.tokenCount} tokens, over its budget ${figures.budget}`);
-    expectThat(figures.tokenCount <= pre.tokenCount, `${where}: compaction grew the view from ${pre.tokenCount} to ${figures.tokenCount} tokens`);
+    expectThat(
+      figures.budget === pre.budget,
+      `${where}: post_compact budget ${figures.budget} differs from pre_compact budget ${pre.budget}`,
+    );
+    expectThat(
+      figures.tokenCount <= figures.budget,
+      `${where}: post_compact reports ${figures.tokenCount} tokens, over its budget ${figures.budget}`,
+    );
+    expectThat(
+      figures.tokenCount <= pre.tokenCount,
+      `${where}: compaction grew the view from ${pre.tokenCount} to ${figures.tokenCount} tokens`,
+    );
     post = figures;
     pre = undefined;
   }
-  expectThat(pre === undefined || outcome.view === undefined, `${where}: a pre_compact had no post_compact, yet the request returned a view`);
+  expectThat(
+    pre === undefined || outcome.view === undefined,
+    `${where}: a pre_compact had no post_compact, yet the request returned a view`,
+  );
   if (post !== undefined && outcome.view !== undefined) {
-    expectThat(post.messageCount === outcome.view.length, `${where}: post_compact reports ${post.messageCount} messages, the view has ${outcome.view.length}`);
+    expectThat(
+      post.messageCount === outcome.view.length,
+      `${where}: post_compact reports ${post.messageCount} messages, the view has ${outcome.view.length}`,
+    );
     if (outcome.usage !== undefined) {
-      expectThat(post.tokenCount === outcome.usage.tokens, `${where}: post_compact reports ${post.tokenCount} tokens, usage() ${outcome.usage.tokens}`);
+      expectThat(
+        post.tokenCount === outcome.usage.tokens,
+        `${where}: post_compact reports ${post.tokenCount} tokens, usage() ${outcome.usage.tokens}`,
+      );
     }
   }
   return compactions.length;
@@ -70,7 +90,8 @@ function checkUncompactedView(view: readonly Message[], history: readonly Messag
   const expected = repairToolPairs(history).messages.filter((message) => !isSynthetic(message));
   expectThat(
     isDeepEqual(taken, expected),
-    () => `${where}: no compaction was announced, yet the view's ${taken.length} history message(s) are not the ${expected.length} of the repaired history: ${preview(view, 300)}`,
+    () =>
+      `${where}: no compaction was announced, yet the view's ${taken.length} history message(s) are not the ${expected.length} of the repaired history: ${preview(view, 300)}`,
   );
 }
 
@@ -95,21 +116,30 @@ export const eventsProperty = defineProperty({
           // Nothing was compacted before, so the view about to be compacted holds the whole repaired history.
           const kept = repairToolPairs(history).messages.filter((message) => !isSynthetic(message)).length;
           const { messageCount } = figuresOf(firstPre, where);
-          expectThat(messageCount >= kept, `${where}: the first pre_compact reports ${messageCount} messages, but the uncompacted view holds at least the ${kept} the history keeps`);
+          expectThat(
+            messageCount >= kept,
+            `${where}: the first pre_compact reports ${messageCount} messages, but the uncompacted view holds at least the ${kept} the history keeps`,
+          );
         }
         if (!expectViewOrBudgetError(outcome)) continue;
         const allEvents = driver.eventsSince(0);
         const danglingReported = reportedRepairIds(allEvents, "dangling_call");
         for (const message of outcome.view) {
           if (message.role !== "tool" || message.metadata?.ctxkit?.source !== "repair") continue;
-          expectThat(danglingReported.has(message.tool_call_id), `${where}: the view answers dangling call ${message.tool_call_id} with a repair, but no context:repair announced it`);
+          expectThat(
+            danglingReported.has(message.tool_call_id),
+            `${where}: the view answers dangling call ${message.tool_call_id} with a repair, but no context:repair announced it`,
+          );
         }
         if (compactions > 0) continue;
         checkUncompactedView(outcome.view, history, where);
         const orphansReported = reportedRepairIds(allEvents, "orphan_result");
         for (const violation of checkToolPairs(history)) {
           if (violation.kind === "dangling_call" || violation.kind === "duplicate_call_id") continue;
-          expectThat(orphansReported.has(violation.toolCallId), `${where}: result ${violation.toolCallId} (${violation.kind}) was left out, but no context:repair announced it`);
+          expectThat(
+            orphansReported.has(violation.toolCallId),
+            `${where}: result ${violation.toolCallId} (${violation.kind}) was left out, but no context:repair announced it`,
+          );
         }
       }
     });

@@ -13,7 +13,13 @@ import type { ContextManager, Message, RequestOptions } from "@ctxkit/core";
 
 /** What a caller can see of the values it passed: their own properties, as JSON. */
 function snapshotInputs(error: Error, options: RequestOptions): string {
-  return JSON.stringify({ name: error.name, message: error.message, own: { ...error }, options, frozen: Object.isFrozen(error) || Object.isFrozen(options) });
+  return JSON.stringify({
+    name: error.name,
+    message: error.message,
+    own: { ...error },
+    options,
+    frozen: Object.isFrozen(error) || Object.isFrozen(options),
+  });
 }
 
 /** setMessages and recoverOverflow leave what they were given alone, as addMessage does. */
@@ -21,7 +27,10 @@ async function checkOtherInputs(session: Session, driver: ManagerDriver): Promis
   const given = structuredClone(session.history);
   await driver.manager.setMessages(given);
   expectThat(isDeepEqual(given, session.history), () => `setMessages changed the caller's messages: ${preview(given)}`);
-  expectThat(!Object.isFrozen(given) && given.every((message) => !Object.isFrozen(message)), "setMessages froze the caller's array or messages; the manager must freeze a copy");
+  expectThat(
+    !Object.isFrozen(given) && given.every((message) => !Object.isFrozen(message)),
+    "setMessages froze the caller's array or messages; the manager must freeze a copy",
+  );
   given.forEach(scribbleOnMessage);
   given.reverse();
   expectSameHistory(await driver.manager.getMessages(), session.history, "after the caller scribbled on what it gave setMessages");
@@ -48,7 +57,10 @@ async function walkCarelessly(session: Session, driver: ManagerDriver): Promise<
     while (added < request.after) {
       const index = added++;
       await driver.manager.addMessage(given[index]!);
-      expectThat(isDeepEqual(given[index], session.history[index]), () => `addMessage changed the caller's message ${index}: ${preview(given[index])}`);
+      expectThat(
+        isDeepEqual(given[index], session.history[index]),
+        () => `addMessage changed the caller's message ${index}: ${preview(given[index])}`,
+      );
       expectThat(!Object.isFrozen(given[index]), `addMessage froze the caller's message ${index}; the manager must freeze a copy`);
       if (index % 2 === 0) scribbleOnMessage(given[index]);
     }
@@ -62,7 +74,10 @@ async function walkCarelessly(session: Session, driver: ManagerDriver): Promise<
   }
   given.forEach((message, index) => {
     if (index % 2 === 0) return;
-    expectThat(isDeepEqual(message, session.history[index]), () => `the caller's message ${index} was mutated after it was added: ${preview(message)}`);
+    expectThat(
+      isDeepEqual(message, session.history[index]),
+      () => `the caller's message ${index} was mutated after it was added: ${preview(message)}`,
+    );
     expectThat(!Object.isFrozen(message), `the caller's message ${index} was frozen after it was added`);
   });
   return outcomes;

@@ -14,16 +14,23 @@ type Recovering = ContextManager & { recoverOverflow(error: unknown, options?: R
 
 /** The error a provider adapter would pass on: OpenAI's wording for an over-long prompt. */
 export function createOverflowError(): Error {
-  return Object.assign(new Error("This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."), {
-    code: "context_length_exceeded",
-  });
+  return Object.assign(
+    new Error("This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."),
+    {
+      code: "context_length_exceeded",
+    },
+  );
 }
 
 /** Whether every message of the view is one the minimal view must keep anyway: nothing left to drop. */
 function isMinimal(view: readonly Message[], history: readonly Message[]): boolean {
   const required = findRequiredMessages(history);
   return view.every(
-    (message) => message.metadata?.ctxkit !== undefined || isInstruction(message) || isPinned(message) || required.some((item) => isEqualOrShortened(message, item.message)),
+    (message) =>
+      message.metadata?.ctxkit !== undefined ||
+      isInstruction(message) ||
+      isPinned(message) ||
+      required.some((item) => isEqualOrShortened(message, item.message)),
   );
 }
 
@@ -46,12 +53,21 @@ export const recoverOverflowProperty = defineProperty({
         view = await (driver.manager as Recovering).recoverOverflow(createOverflowError(), { tokenBudget: overflowed.budget });
       } catch (error) {
         if (!isBudgetErrorLike(error)) throw new PropertyViolation(`${where} threw ${describeError(error)}`);
-        expectThat(error.required > error.budget, `${where} threw ContextBudgetError with required ${error.required} ≤ budget ${error.budget}`);
+        expectThat(
+          error.required > error.budget,
+          `${where} threw ContextBudgetError with required ${error.required} ≤ budget ${error.budget}`,
+        );
         await expectStoredHistory(driver, session.history, where);
         return;
       }
       const usage = driver.capabilities.usage.enabled ? await driver.readUsage() : undefined;
-      const recovered: RequestOutcome = { after: overflowed.after, budget: overflowed.budget, view, usage, events: driver.eventsSince(mark) };
+      const recovered: RequestOutcome = {
+        after: overflowed.after,
+        budget: overflowed.budget,
+        view,
+        usage,
+        events: driver.eventsSince(mark),
+      };
       expectValidView(recovered, session.history, where);
       const before = viewTokens(overflowed);
       const after = viewTokens(recovered);

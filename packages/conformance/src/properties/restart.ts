@@ -12,7 +12,11 @@ import { isSameOutcome, previewOutcome } from "./outcome-equality.js";
 import { defineProperty, type PropertyContext } from "./property.js";
 
 /** Opens the session of `settings` (a new one when absent), runs `body`, and closes it: a process's lifetime. */
-async function inProcess<T>(context: PropertyContext, settings: SessionSettings | undefined, body: (driver: ManagerDriver) => Promise<T>): Promise<T> {
+async function inProcess<T>(
+  context: PropertyContext,
+  settings: SessionSettings | undefined,
+  body: (driver: ManagerDriver) => Promise<T>,
+): Promise<T> {
   const instance = await context.subject.create(settings);
   try {
     return await body(new ManagerDriver(instance, context.capabilities));
@@ -31,7 +35,8 @@ export const restartProperty = defineProperty({
     context.features?.restart === true
       ? undefined
       : "not declared restart: true, for a module whose sessions outlive their instance (opened by settings.sessionId)",
-  arbitrary: () => fc.record({ session: sessionArbitrary({ broken: true, maxEarlyRequests: 2 }), budget: budgetArbitrary(), setFirst: fc.boolean() }),
+  arbitrary: () =>
+    fc.record({ session: sessionArbitrary({ broken: true, maxEarlyRequests: 2 }), budget: budgetArbitrary(), setFirst: fc.boolean() }),
   async check({ session, budget, setFirst }, context) {
     const { history } = session;
     // Built before the restart: by adds and requests, or (a resumed session) by setMessages.
@@ -53,12 +58,17 @@ export const restartProperty = defineProperty({
       expectSameHistory(await driver.manager.getMessages(), history, "after a second restart");
       return driver.request({ budget }, history.length);
     });
-    expectThat(isSameOutcome(again, restarted), () => `two restarts of one session gave different views for budget ${budget}: ${previewOutcome(restarted)}, then ${previewOutcome(again)}`);
+    expectThat(
+      isSameOutcome(again, restarted),
+      () =>
+        `two restarts of one session gave different views for budget ${budget}: ${previewOutcome(restarted)}, then ${previewOutcome(again)}`,
+    );
     if (context.features?.summarizer === true) {
       // The first restart may extend a checkpoint; the second has everything stored already.
       expectThat(
         settings.summarizer.calls.length === callsAfterFirst,
-        () => `a second restart called the summarizer ${settings.summarizer.calls.length - callsAfterFirst} more time(s) for a view the first restart had built (${callsBefore} call(s) before any restart): checkpoints were not reused`,
+        () =>
+          `a second restart called the summarizer ${settings.summarizer.calls.length - callsAfterFirst} more time(s) for a view the first restart had built (${callsBefore} call(s) before any restart): checkpoints were not reused`,
       );
       return;
     }
@@ -67,6 +77,10 @@ export const restartProperty = defineProperty({
       await driver.manager.setMessages(structuredClone(history) as Message[]);
       return driver.request({ budget }, history.length);
     });
-    expectThat(isSameOutcome(restarted, fresh), () => `after a restart the view for budget ${budget} is ${previewOutcome(restarted)}; a fresh instance given the history builds ${previewOutcome(fresh)}`);
+    expectThat(
+      isSameOutcome(restarted, fresh),
+      () =>
+        `after a restart the view for budget ${budget} is ${previewOutcome(restarted)}; a fresh instance given the history builds ${previewOutcome(fresh)}`,
+    );
   },
 });

@@ -24,17 +24,24 @@ export const resumeProperty = defineProperty({
   title: "should resume a session with setMessages, deterministically",
   invariant:
     "A fresh instance given setMessages(history) returns that history, and its view for a budget equals another fresh instance's; setMessages on a used instance replaces its state the same way, and adding the messages one by one stores the same history.",
-  arbitrary: () => fc.record({ history: historyArbitrary({ broken: true }), earlier: historyArbitrary({ maxSegments: 3 }), budget: budgetArbitrary() }),
+  arbitrary: () =>
+    fc.record({ history: historyArbitrary({ broken: true }), earlier: historyArbitrary({ maxSegments: 3 }), budget: budgetArbitrary() }),
   async check({ history, earlier, budget }, context) {
     const first = await withManager(context, (driver) => resume(driver, history, budget));
     const second = await withManager(context, (driver) => resume(driver, history, budget));
-    expectThat(isSameOutcome(first, second), () => `two fresh instances resumed with the same history gave different views: ${previewOutcome(first)} vs ${previewOutcome(second)}`);
+    expectThat(
+      isSameOutcome(first, second),
+      () => `two fresh instances resumed with the same history gave different views: ${previewOutcome(first)} vs ${previewOutcome(second)}`,
+    );
     const reused = await withManager(context, async (driver) => {
       for (const message of structuredClone(earlier)) await driver.manager.addMessage(message);
       await driver.request({ budget }, earlier.length);
       return resume(driver, history, budget);
     });
-    expectThat(isSameOutcome(first, reused), () => `setMessages on a used instance gave ${previewOutcome(reused)}, a fresh instance ${previewOutcome(first)}`);
+    expectThat(
+      isSameOutcome(first, reused),
+      () => `setMessages on a used instance gave ${previewOutcome(reused)}, a fresh instance ${previewOutcome(first)}`,
+    );
     await withManager(context, async (driver) => {
       for (const message of structuredClone(history)) await driver.manager.addMessage(message);
       await expectHistory(driver, history, "after adding the history one message at a time");

@@ -9,7 +9,8 @@ export function scribbleOnMessage(message: unknown): void {
     record["content"] = "scribbled by the caller";
   } catch {}
   try {
-    if (Array.isArray(record["tool_calls"])) (record["tool_calls"] as unknown[]).push({ id: "scribbled", type: "function", function: { name: "x", arguments: "{}" } });
+    if (Array.isArray(record["tool_calls"]))
+      (record["tool_calls"] as unknown[]).push({ id: "scribbled", type: "function", function: { name: "x", arguments: "{}" } });
   } catch {}
   try {
     record["metadata"] = { pinned: true, scribbled: true };

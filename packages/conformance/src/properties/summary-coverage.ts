@@ -23,7 +23,9 @@ export const summaryCoverageProperty = defineProperty({
   invariant:
     "Each history message up to a summary's metadata.ctxkit.summary.coveredThrough is still in the view or was sent (whole or shortened) to the summarizer the kit supplied.",
   skipReason: (context) =>
-    context.features?.summarizer === true ? undefined : "not declared summarizer: true, for a summary strategy on the kit's settings.summarizer",
+    context.features?.summarizer === true
+      ? undefined
+      : "not declared summarizer: true, for a summary strategy on the kit's settings.summarizer",
   // Tight budgets, so that summaries are made.
   arbitrary: () => sessionArbitrary({ broken: true, maxEarlyRequests: 4, budget: budgetArbitrary({ min: 64, max: 4_096 }) }),
   describeTally: (tally) => {
@@ -43,13 +45,18 @@ export const summaryCoverageProperty = defineProperty({
         addToTally(context, "summarized");
         const covered = Math.max(...claims);
         const where = describeRequest(outcome);
-        expectThat(covered < history.length, `${where}: a summary claims to cover through history message ${covered}, but the history has ${history.length}`);
+        expectThat(
+          covered < history.length,
+          `${where}: a summary claims to cover through history message ${covered}, but the history has ${history.length}`,
+        );
         for (let index = 0; index <= covered; index += 1) {
           const message = history[index]!;
-          if (isSynthetic(message) || outcome.view.some((viewed) => isEqualOrShortened(viewed, message)) || wasSent(message, calls)) continue;
+          if (isSynthetic(message) || outcome.view.some((viewed) => isEqualOrShortened(viewed, message)) || wasSent(message, calls))
+            continue;
           expectThat(
             false,
-            () => `${where}: a summary claims to cover through history message ${covered}, but message ${index} is neither in the view nor was it ever sent to the summarizer: ${preview(message)}`,
+            () =>
+              `${where}: a summary claims to cover through history message ${covered}, but message ${index} is neither in the view nor was it ever sent to the summarizer: ${preview(message)}`,
           );
         }
       }

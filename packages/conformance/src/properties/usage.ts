@@ -22,13 +22,22 @@ export const usageProperty = defineProperty({
         const where = describeRequest(outcome);
         const usage = outcome.usage;
         expectThat(usage !== undefined, `${where}: usage() returned undefined after a view`);
-        expectThat(typeof usage.counter === "string" && usage.counter !== "", () => `${where}: usage().counter is ${preview(usage.counter)}, not a counter name`);
-        expectThat(usage.messageCount === outcome.view.length, `${where}: usage().messageCount is ${usage.messageCount}, the view has ${outcome.view.length}`);
+        expectThat(
+          typeof usage.counter === "string" && usage.counter !== "",
+          () => `${where}: usage().counter is ${preview(usage.counter)}, not a counter name`,
+        );
+        expectThat(
+          usage.messageCount === outcome.view.length,
+          `${where}: usage().messageCount is ${usage.messageCount}, the view has ${outcome.view.length}`,
+        );
         expectThat(usage.tokens <= usage.budget, `${where}: usage() reports ${usage.tokens} tokens over its budget ${usage.budget}`);
         expectThat(usage.budget <= outcome.budget, `${where}: usage().budget ${usage.budget} is above the requested budget`);
         if (findCoreCounter(usage.counter) !== undefined) {
           const counted = countViewTokens(outcome.view, usage.counter);
-          expectThat(counted === usage.tokens, `${where}: usage() reports ${usage.tokens} tokens, but core's ${usage.counter} counts ${counted} in the view`);
+          expectThat(
+            counted === usage.tokens,
+            `${where}: usage() reports ${usage.tokens} tokens, but core's ${usage.counter} counts ${counted} in the view`,
+          );
         }
       }
     });

@@ -37,7 +37,8 @@ export const validationProperty = defineProperty({
     "addMessage and setMessages reject a message that breaks the schema with ContextValidationError, and leave the history and the view unchanged; every kind of invalid message is tried in every run.",
   // Each run tries all the kinds: fewer runs cover more than the old one-kind-per-run did.
   runsFactor: 0.3,
-  arbitrary: () => fc.record({ history: historyArbitrary({ broken: true, maxSegments: 6 }), position: fc.nat(), budget: budgetArbitrary() }),
+  arbitrary: () =>
+    fc.record({ history: historyArbitrary({ broken: true, maxSegments: 6 }), position: fc.nat(), budget: budgetArbitrary() }),
   async check({ history, position, budget }, context) {
     await withManager(context, async (driver) => {
       for (const message of structuredClone(history)) await driver.manager.addMessage(message);

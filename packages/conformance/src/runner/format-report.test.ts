@@ -18,8 +18,24 @@ const report: ConformanceReport = {
   capabilities: { compact: true, recoverOverflow: false, usage: true, events: true },
   checks: [
     { name: "meta", kind: "structural", description: "meta", status: "pass", durationMs: 1 },
-    { name: "budget", kind: "property", description: "Views fit.", status: "fail", durationMs: 1_500, runs: 12, reason: "too big", counterexample },
-    { name: "recover-overflow", kind: "property", description: "Smaller.", status: "skip", durationMs: 0, reason: "the manager has no recoverOverflow()" },
+    {
+      name: "budget",
+      kind: "property",
+      description: "Views fit.",
+      status: "fail",
+      durationMs: 1_500,
+      runs: 12,
+      reason: "too big",
+      counterexample,
+    },
+    {
+      name: "recover-overflow",
+      kind: "property",
+      description: "Smaller.",
+      status: "skip",
+      durationMs: 0,
+      reason: "the manager has no recoverOverflow()",
+    },
   ],
   passed: false,
   counts: { pass: 1, fail: 1, skip: 1 },
@@ -56,7 +72,17 @@ describe("formatReport", () => {
   it("should print what a property measured on its line and again before the verdict", () => {
     const noted: ConformanceReport = {
       ...report,
-      checks: [{ name: "compaction-frequency", kind: "property", description: "Stable.", status: "pass", durationMs: 10, runs: 50, note: "cache-stable on 97% of 120 follow-up requests" }],
+      checks: [
+        {
+          name: "compaction-frequency",
+          kind: "property",
+          description: "Stable.",
+          status: "pass",
+          durationMs: 10,
+          runs: 50,
+          note: "cache-stable on 97% of 120 follow-up requests",
+        },
+      ],
       passed: true,
       counts: { pass: 1, fail: 0, skip: 0 },
     };

@@ -16,7 +16,11 @@ export async function replayCounterexample(
 ): Promise<void> {
   const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample.property);
   if (property === undefined) throw new RangeError(`No conformance property is named "${counterexample.property}"`);
-  const subject = resolveSubject(unwrapDefaultExport(input) as ConformanceSubject, { config: options.config ?? {}, subscribe: options.subscribe, restart: options.restart });
+  const subject = resolveSubject(unwrapDefaultExport(input) as ConformanceSubject, {
+    config: options.config ?? {},
+    subscribe: options.subscribe,
+    restart: options.restart,
+  });
   const capabilities = await probeCapabilities(subject, options.capabilities);
   try {
     await property.check(counterexample.input, createPropertyContext(subject, capabilities, options));

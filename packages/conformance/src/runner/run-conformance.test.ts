@@ -38,8 +38,16 @@ describe("runConformance", () => {
     });
 
     it("should skip prefix stability when it cannot tell compactions apart, without events or usage()", async () => {
-      const report = await runConformance(() => createSimpleContext(), { runs: 3, seed: 1, only: ["prefix-stability"], capabilities: { usage: false } });
-      expect(statusOf(report, "prefix-stability")).toMatchObject({ status: "skip", reason: "needs events or usage() to tell when the manager compacted" });
+      const report = await runConformance(() => createSimpleContext(), {
+        runs: 3,
+        seed: 1,
+        only: ["prefix-stability"],
+        capabilities: { usage: false },
+      });
+      expect(statusOf(report, "prefix-stability")).toMatchObject({
+        status: "skip",
+        reason: "needs events or usage() to tell when the manager compacted",
+      });
     });
 
     it("should fail on a factory that returns no manager", async () => {
@@ -56,7 +64,9 @@ describe("runConformance", () => {
       const run = () => runConformance(contextSimple, { runs: 20, seed: 99, only: ["pairing", "budget"] });
       const [first, second] = [await run(), await run()];
       expect(first.seed).toBe(99);
-      expect(second.checks.map((check) => [check.name, check.status, check.runs])).toEqual(first.checks.map((check) => [check.name, check.status, check.runs]));
+      expect(second.checks.map((check) => [check.name, check.status, check.runs])).toEqual(
+        first.checks.map((check) => [check.name, check.status, check.runs]),
+      );
     });
 
     it("should report the start, the capabilities, each run and each check's end", async () => {
@@ -64,7 +74,9 @@ describe("runConformance", () => {
       await runConformance(contextSimple, { runs: 4, seed: 1, only: ["meta", "budget"], onProgress: (event) => events.push(event) });
       expect(events[0]).toMatchObject({ type: "start", subject: "context-simple", kind: "module", seed: 1, runs: 4 });
       expect(events.filter((event) => event.type === "run")).toHaveLength(4);
-      expect(events.filter((event) => event.type === "check-end").map((event) => (event.type === "check-end" ? event.result.name : ""))).toEqual(["meta", "budget"]);
+      expect(
+        events.filter((event) => event.type === "check-end").map((event) => (event.type === "check-end" ? event.result.name : "")),
+      ).toEqual(["meta", "budget"]);
     });
   });
 });

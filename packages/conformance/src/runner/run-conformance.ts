@@ -147,7 +147,9 @@ export async function runConformance(input: ConformanceSubject, options: Conform
   } catch (error) {
     probeError = `no manager to test: ${error instanceof Error ? error.message : describeError(error)}`;
   }
-  const tested = Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, capabilities?.[name].enabled === true])) as ConformanceReport["capabilities"];
+  const tested = Object.fromEntries(
+    CAPABILITY_NAMES.map((name) => [name, capabilities?.[name].enabled === true]),
+  ) as ConformanceReport["capabilities"];
   emit({ type: "capabilities", capabilities: tested });
 
   for (const property of CONFORMANCE_PROPERTIES) {
@@ -166,7 +168,8 @@ export async function runConformance(input: ConformanceSubject, options: Conform
     const missing = findMissingCapability(property, capabilities);
     const skipReason = findSkipReason(property, context);
     if (missing !== undefined || skipReason !== undefined) {
-      const result: CheckResult = missing !== undefined ? { ...base, status: "fail", reason: missing } : { ...base, status: "skip", reason: skipReason! };
+      const result: CheckResult =
+        missing !== undefined ? { ...base, status: "fail", reason: missing } : { ...base, status: "skip", reason: skipReason! };
       checks.push(result);
       emit({ type: "check-end", result });
       continue;

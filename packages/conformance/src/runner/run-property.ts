@@ -26,7 +26,11 @@ function describeFailure(error: unknown): string {
   return `the manager threw ${describeError(error)}`;
 }
 
-export async function runProperty(property: ConformanceProperty, input: PropertyContext, options: PropertyRunOptions): Promise<CheckResult> {
+export async function runProperty(
+  property: ConformanceProperty,
+  input: PropertyContext,
+  options: PropertyRunOptions,
+): Promise<CheckResult> {
   const started = performance.now();
   const tally = new Map<string, number>();
   const context: PropertyContext = { ...input, tally };
@@ -53,7 +57,15 @@ export async function runProperty(property: ConformanceProperty, input: Property
   } catch (error) {
     // fast-check itself rejects a path that does not lead to a case of this property's arbitrary.
     const reason = `could not run: ${describeError(error)}`;
-    return { name: property.name, kind: "property", description: property.invariant, runs: run, durationMs: performance.now() - started, status: "fail", reason };
+    return {
+      name: property.name,
+      kind: "property",
+      description: property.invariant,
+      runs: run,
+      durationMs: performance.now() - started,
+      status: "fail",
+      reason,
+    };
   }
   const note = property.describeTally?.(tally);
   const base = {
@@ -66,7 +78,11 @@ export async function runProperty(property: ConformanceProperty, input: Property
   };
   if (!details.failed) return { ...base, status: "pass" };
   if (details.counterexample === null) {
-    return { ...base, status: "fail", reason: details.interrupted ? "interrupted before any failure" : "fast-check gave up generating inputs" };
+    return {
+      ...base,
+      status: "fail",
+      reason: details.interrupted ? "interrupted before any failure" : "fast-check gave up generating inputs",
+    };
   }
   return {
     ...base,

@@ -37,7 +37,8 @@ function moduleChecks(module: ContextModuleLike, config: unknown): StructuralChe
         const meta = exports["meta"] as Record<string, unknown> | undefined;
         if (typeof meta !== "object" || meta === null) return "meta is not exported";
         if (meta["type"] !== "context") return `meta.type is ${preview(meta["type"])}, not "context"`;
-        if (typeof meta["name"] !== "string" || meta["name"].trim() === "") return `meta.name is ${preview(meta["name"])}, not a non-empty string`;
+        if (typeof meta["name"] !== "string" || meta["name"].trim() === "")
+          return `meta.name is ${preview(meta["name"])}, not a non-empty string`;
         return undefined;
       },
     },
@@ -82,7 +83,9 @@ function moduleChecks(module: ContextModuleLike, config: unknown): StructuralChe
         await coordinator.cleanup();
         const announced = new Set(contributions.flatMap((contribution) => (Array.isArray(contribution) ? contribution.map(String) : [])));
         const missing = COMPACTION_EVENTS.filter((event) => !announced.has(event));
-        return missing.length === 0 ? undefined : `observability.events lacks ${missing.join(", ")} (announced: ${[...announced].join(", ") || "nothing"})`;
+        return missing.length === 0
+          ? undefined
+          : `observability.events lacks ${missing.join(", ")} (announced: ${[...announced].join(", ") || "nothing"})`;
       },
     },
     {
@@ -91,7 +94,8 @@ function moduleChecks(module: ContextModuleLike, config: unknown): StructuralChe
       run: async () => {
         const { coordinator, cleanup } = await mountFresh(module, config);
         const manager = coordinator.get("context");
-        if (cleanup !== undefined && typeof cleanup !== "function") return `mount() returned ${preview(cleanup)}, neither a cleanup function nor nothing`;
+        if (cleanup !== undefined && typeof cleanup !== "function")
+          return `mount() returned ${preview(cleanup)}, neither a cleanup function nor nothing`;
         try {
           if (typeof cleanup === "function") {
             await (cleanup as () => unknown)();

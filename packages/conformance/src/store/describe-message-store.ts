@@ -27,7 +27,8 @@ const stateOf = (entries: Record<string, Record<string, unknown>>): StateSnapsho
   new Map(Object.entries(entries).map(([strategy, values]) => [strategy, new Map(Object.entries(values))]));
 /** Big enough that a replace takes a while (a few MB, hundreds of state keys), so a kill lands inside it. */
 const bulky = (index: number): Message => ({ role: "assistant", content: `replacement ${index} `.padEnd(2_000, "x") });
-const bulkyState = (): StateSnapshot => stateOf({ summary: Object.fromEntries(Array.from({ length: 300 }, (_, key) => [`key-${key}`, { key }])) });
+const bulkyState = (): StateSnapshot =>
+  stateOf({ summary: Object.fromEntries(Array.from({ length: 300 }, (_, key) => [`key-${key}`, { key }])) });
 
 const plain = (state: StateSnapshot) => Object.fromEntries([...state].map(([strategy, values]) => [strategy, Object.fromEntries(values)]));
 
@@ -130,7 +131,12 @@ export function describeMessageStore(name: string, factory: MessageStoreFactory,
     it("should give back exactly what it was given: key order, unicode, nested data", async () => {
       const { store, sessionId } = await opened();
       await store.load();
-      const given: Message = { role: "tool", tool_call_id: "call_1", content: "東京 👩‍💻 \u0000 \"quoted\"", metadata: { z: 1, a: [{ b: null }] } };
+      const given: Message = {
+        role: "tool",
+        tool_call_id: "call_1",
+        content: '東京 👩‍💻 \u0000 "quoted"',
+        metadata: { z: 1, a: [{ b: null }] },
+      };
       await store.append(given);
       const { store: again, session } = await restart(store, sessionId);
       expect(JSON.stringify(session.messages[0])).toBe(JSON.stringify(given));

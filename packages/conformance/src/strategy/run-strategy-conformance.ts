@@ -31,13 +31,26 @@ export async function runStrategyConformance(subject: StrategySubject, options: 
     }),
     { numRuns: options.runs ?? DEFAULT_RUNS, seed, ...(options.path === undefined ? {} : { path: options.path }) },
   );
-  const base = { name: "strategy", kind: "property" as const, description: STRATEGY_INVARIANT, runs, durationMs: performance.now() - started };
-  if (!details.failed || details.counterexample === null) return { ...base, status: details.failed ? "fail" : "pass", ...(details.failed ? { reason: "fast-check gave up" } : {}) };
+  const base = {
+    name: "strategy",
+    kind: "property" as const,
+    description: STRATEGY_INVARIANT,
+    runs,
+    durationMs: performance.now() - started,
+  };
+  if (!details.failed || details.counterexample === null)
+    return { ...base, status: details.failed ? "fail" : "pass", ...(details.failed ? { reason: "fast-check gave up" } : {}) };
   const error = details.errorInstance;
   return {
     ...base,
     status: "fail",
     reason: error instanceof PropertyViolation ? error.message : `the strategy threw ${describeError(error)}`,
-    counterexample: { property: "strategy", seed: details.seed, path: details.counterexamplePath, shrinks: details.numShrinks, input: details.counterexample[0] },
+    counterexample: {
+      property: "strategy",
+      seed: details.seed,
+      path: details.counterexamplePath,
+      shrinks: details.numShrinks,
+      input: details.counterexample[0],
+    },
   };
 }

@@ -29,7 +29,11 @@ export interface StrategyInput {
 
 /** A history of well-formed units, a budget weighted toward where strategies run, and a protected prefix. */
 export function strategyInputArbitrary(): fc.Arbitrary<StrategyInput> {
-  return fc.record({ history: historyArbitrary({ maxSegments: 10 }), budget: budgetArbitrary({ max: 32_768 }), protectFirst: fc.nat({ max: 3 }) });
+  return fc.record({
+    history: historyArbitrary({ maxSegments: 10 }),
+    budget: budgetArbitrary({ max: 32_768 }),
+    protectFirst: fc.nat({ max: 3 }),
+  });
 }
 
 const counter = () => findCoreCounter(DEFAULT_COUNTER_NAME)!;
@@ -37,7 +41,11 @@ const counter = () => findCoreCounter(DEFAULT_COUNTER_NAME)!;
 /** The draft a manager would hand the first strategy: every history message, frozen, counted once. */
 export function draftOf(history: readonly Message[]): ViewDraft {
   const frozen = deepFreeze(structuredClone(history) as Message[]);
-  return createViewDraft(frozen.map((message, index): ViewEntry => ({ message, tokens: countMessageTokens(message, counter()), source: { kind: "history", index } })));
+  return createViewDraft(
+    frozen.map(
+      (message, index): ViewEntry => ({ message, tokens: countMessageTokens(message, counter()), source: { kind: "history", index } }),
+    ),
+  );
 }
 
 function contextFor(input: StrategyInput, history: readonly Message[]): StrategyContext {
@@ -55,7 +63,8 @@ function contextFor(input: StrategyInput, history: readonly Message[]): Strategy
 }
 
 /** The part of a result that must repeat for the same input: messages, sources and tokens. */
-const comparable = (view: ViewDraft) => view.entries.map((entry) => ({ message: entry.message, source: entry.source, tokens: entry.tokens }));
+const comparable = (view: ViewDraft) =>
+  view.entries.map((entry) => ({ message: entry.message, source: entry.source, tokens: entry.tokens }));
 
 /** Applies the strategy to the draft of `input.history`, twice on fresh state, and checks what it returned. */
 export async function checkStrategy(createStrategy: () => Strategy, input: StrategyInput): Promise<void> {
@@ -66,8 +75,14 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
   const second = await createStrategy().apply(draftOf(history), contextFor(input, history));
   expectThat(JSON.stringify(draft) === before, "the strategy changed the draft it was given");
   const view = first.view;
-  expectThat(Array.isArray(view?.entries) && typeof first.applied === "boolean", () => `the strategy returned ${preview(first)}, not a StrategyResult`);
-  expectThat(isDeepEqual(comparable(view), comparable(second.view)), () => `the same input gave two different results: ${preview(comparable(view), 300)} vs ${preview(comparable(second.view), 300)}`);
+  expectThat(
+    Array.isArray(view?.entries) && typeof first.applied === "boolean",
+    () => `the strategy returned ${preview(first)}, not a StrategyResult`,
+  );
+  expectThat(
+    isDeepEqual(comparable(view), comparable(second.view)),
+    () => `the same input gave two different results: ${preview(comparable(view), 300)} vs ${preview(comparable(second.view), 300)}`,
+  );
   expectThat(first.applied || isDeepEqual(comparable(view), comparable(draft)), "the strategy changed the draft but said applied: false");
   const sum = view.entries.reduce((total, entry) => total + entry.tokens, 0);
   expectThat(view.tokens === sum, `the returned draft says ${view.tokens} tokens, its entries sum to ${sum}`);
@@ -75,18 +90,30 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
   let lastIndex = -1;
   for (const [position, entry] of view.entries.entries()) {
     const where = `entry ${position}`;
-    expectThat(entry.tokens === countMessageTokens(entry.message, counter()), () => `${where} says ${entry.tokens} tokens, its message counts ${countMessageTokens(entry.message, counter())}`);
+    expectThat(
+      entry.tokens === countMessageTokens(entry.message, counter()),
+      () => `${where} says ${entry.tokens} tokens, its message counts ${countMessageTokens(entry.message, counter())}`,
+    );
     if (entry.source.kind === "synthetic") {
-      expectThat(isSynthetic(entry.message), () => `${where} is synthetic but its message carries no metadata.ctxkit: ${preview(entry.message)}`);
+      expectThat(
+        isSynthetic(entry.message),
+        () => `${where} is synthetic but its message carries no metadata.ctxkit: ${preview(entry.message)}`,
+      );
       continue;
     }
     const original = history[entry.source.index];
     expectThat(original !== undefined, `${where} claims history index ${entry.source.index}, which does not exist`);
-    expectThat(entry.source.index > lastIndex, `${where} (history ${entry.source.index}) comes after history ${lastIndex}: out of order or repeated`);
+    expectThat(
+      entry.source.index > lastIndex,
+      `${where} (history ${entry.source.index}) comes after history ${lastIndex}: out of order or repeated`,
+    );
     lastIndex = entry.source.index;
     const isSame = isDeepEqual(entry.message, original);
     // The documented edits shorten a message (a placeholder, a head and tail) and say so on the entry.
-    expectThat(isSame || (isEqualOrShortened(entry.message, original) && entry.edit !== undefined), () => `${where} rewrites history message ${entry.source.index} beyond a recorded shortening: ${preview(entry.message)}`);
+    expectThat(
+      isSame || (isEqualOrShortened(entry.message, original) && entry.edit !== undefined),
+      () => `${where} rewrites history message ${entry.source.index} beyond a recorded shortening: ${preview(entry.message)}`,
+    );
   }
 
   const violations = checkToolPairs(view.entries.map((entry) => entry.message));
@@ -95,8 +122,16 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
   for (let index = 0; index < draft.entries.length; index += 1) {
     const protection = isProtectedEntry(draft, index, input.protectFirst);
     const kept = view.entries.find((entry) => entry.source.kind === "history" && entry.source.index === index);
-    if (!protection.canDrop) expectThat(kept !== undefined || coveredBySummary(view, index), () => `protected history message ${index} was dropped: ${preview(history[index])}`);
-    if (!protection.canAlter && kept !== undefined) expectThat(isDeepEqual(kept.message, history[index]), () => `history message ${index}, which may not be altered, was: ${preview(kept.message)}`);
+    if (!protection.canDrop)
+      expectThat(
+        kept !== undefined || coveredBySummary(view, index),
+        () => `protected history message ${index} was dropped: ${preview(history[index])}`,
+      );
+    if (!protection.canAlter && kept !== undefined)
+      expectThat(
+        isDeepEqual(kept.message, history[index]),
+        () => `history message ${index}, which may not be altered, was: ${preview(kept.message)}`,
+      );
   }
 }
 

@@ -24,8 +24,11 @@ export interface RecordingSummarizer {
 
 function textOf(message: Message): string {
   if (typeof message.content === "string") return message.content;
-  if (Array.isArray(message.content)) return message.content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join(" ");
-  return message.role === "assistant" && message.tool_calls !== undefined ? message.tool_calls.map((call) => call.function.name).join(" ") : "";
+  if (Array.isArray(message.content))
+    return message.content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join(" ");
+  return message.role === "assistant" && message.tool_calls !== undefined
+    ? message.tool_calls.map((call) => call.function.name).join(" ")
+    : "";
 }
 
 /** The first words of each message, after the previous summary: no model, same text for the same input. */

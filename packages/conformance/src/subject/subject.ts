@@ -95,7 +95,9 @@ async function callFactory(factory: ContextManagerFactory, options: SubjectOptio
   const { subscribe } = options;
   const manager = await factory(settings);
   if (!isContextManager(manager)) {
-    throw new SubjectError("the factory did not return a ContextManager (addMessage, getMessagesForRequest, getMessages, setMessages, clear)");
+    throw new SubjectError(
+      "the factory did not return a ContextManager (addMessage, getMessagesForRequest, getMessages, setMessages, clear)",
+    );
   }
   // Under restart, a manager with close() (every engine-based one) is closed, so its session can be opened again.
   const close = async () => {

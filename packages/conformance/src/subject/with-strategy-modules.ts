@@ -25,6 +25,8 @@ export function asMountedConfig(config: unknown): unknown {
   const strategies = (config as { strategies?: unknown } | undefined)?.strategies;
   if (!Array.isArray(strategies)) return config;
   const standIn = (entry: unknown) =>
-    typeof entry === "object" && entry !== null && "module" in entry ? { name: "stand-in", apply: (view: unknown) => ({ view, applied: false }) } : entry;
+    typeof entry === "object" && entry !== null && "module" in entry
+      ? { name: "stand-in", apply: (view: unknown) => ({ view, applied: false }) }
+      : entry;
   return { ...(config as object), strategies: strategies.map(standIn) };
 }

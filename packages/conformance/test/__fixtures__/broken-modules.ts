@@ -246,7 +246,9 @@ export const coercesPinned = createBrokenModule("coerces-pinned", {
   methods: (inner) => {
     const coerce = (message: Message): Message => {
       const pinned = message?.metadata?.pinned as unknown;
-      return pinned === undefined || typeof pinned === "boolean" ? message : ({ ...message, metadata: { ...message.metadata, pinned: Boolean(pinned) } } as Message);
+      return pinned === undefined || typeof pinned === "boolean"
+        ? message
+        : ({ ...message, metadata: { ...message.metadata, pinned: Boolean(pinned) } } as Message);
     };
     return {
       addMessage: (message) => inner.addMessage(coerce(message)),
@@ -260,13 +262,25 @@ export const overclaimsSummaryCoverage = createBrokenModule("overclaims-summary-
   view: async (view, inner) => {
     const at = view.findIndex((message) => message.metadata?.ctxkit?.["summary"] !== undefined);
     const next = view[at + 1];
-    if (at === -1 || next === undefined || isSynthetic(next) || hasToolCalls(next) || next.role === "tool" || next.role === "system" || next.role === "developer") return view;
+    if (
+      at === -1 ||
+      next === undefined ||
+      isSynthetic(next) ||
+      hasToolCalls(next) ||
+      next.role === "tool" ||
+      next.role === "system" ||
+      next.role === "developer"
+    )
+      return view;
     const history = await inner.getMessages();
     const index = history.indexOf(next);
     if (index === -1) return view;
     const summary = view[at]!;
     const ctxkit = summary.metadata!.ctxkit!;
-    const claimed = { ...summary, metadata: { ...summary.metadata, ctxkit: { ...ctxkit, summary: { ...(ctxkit["summary"] as object), coveredThrough: index } } } } as Message;
+    const claimed = {
+      ...summary,
+      metadata: { ...summary.metadata, ctxkit: { ...ctxkit, summary: { ...(ctxkit["summary"] as object), coveredThrough: index } } },
+    } as Message;
     return [...view.slice(0, at), claimed, ...view.slice(at + 2)];
   },
 });

@@ -13,7 +13,10 @@ const keep = (name: string, filter: (entry: ViewEntry, index: number, entries: r
 export const dropsInstructions = keep("drops-instructions", (entry) => entry.message.role !== "system");
 
 /** Drops the first tool result of every unit, leaving its call unanswered. */
-export const splitsUnits = keep("splits-units", (entry, index, entries) => !(entry.message.role === "tool" && entries[index - 1]?.message.role === "assistant"));
+export const splitsUnits = keep(
+  "splits-units",
+  (entry, index, entries) => !(entry.message.role === "tool" && entries[index - 1]?.message.role === "assistant"),
+);
 
 /** Drops one droppable unit, a different one on each call: the same draft gives different views. */
 export const dropsDifferentUnits: Strategy = (() => {
@@ -22,7 +25,8 @@ export const dropsDifferentUnits: Strategy = (() => {
     name: "drops-different-units",
     apply: (view, context) => {
       const droppable = view.units.filter((unit) => {
-        for (let index = unit.start; index < unit.end; index += 1) if (!isProtectedEntry(view, index, context.protectFirst).canDrop) return false;
+        for (let index = unit.start; index < unit.end; index += 1)
+          if (!isProtectedEntry(view, index, context.protectFirst).canDrop) return false;
         return true;
       });
       if (droppable.length === 0) return { view, applied: false };

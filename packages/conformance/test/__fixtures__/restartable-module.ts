@@ -1,6 +1,17 @@
 // A context module whose sessions outlive their manager (kept in this process, by session id), with
 // optional flaws a restart reveals. Only the restart property can tell it from a healthy one.
-import { ContextClosedError, ContextEngine, mountContextManager, type Coordinator, type Message, type MessageStore, type StateChange, type StateSnapshot, type StoredSession, type Strategy } from "@ctxkit/core";
+import {
+  ContextClosedError,
+  ContextEngine,
+  mountContextManager,
+  type Coordinator,
+  type Message,
+  type MessageStore,
+  type StateChange,
+  type StateSnapshot,
+  type StoredSession,
+  type Strategy,
+} from "@ctxkit/core";
 import { z } from "zod";
 import { createSummaryStrategy } from "../../../strategy-summary/src/summary-strategy.js";
 import type { SessionSettings } from "../../src/subject/session-settings.js";
@@ -82,7 +93,10 @@ export function createRestartableModule(name: string, flaw: RestartFlaw) {
     meta: { type: "context" as const, name },
     configSchema: z.strictObject({ sessionId: z.string(), strategies: z.array(z.unknown()).optional() }),
     mount(coordinator: Coordinator, config: { sessionId: string; strategies?: Array<string | Strategy> }) {
-      const engine = new ContextEngine(new SharedMapStore(config.sessionId, sessions, flaw), config.strategies === undefined ? {} : { strategies: config.strategies as never });
+      const engine = new ContextEngine(
+        new SharedMapStore(config.sessionId, sessions, flaw),
+        config.strategies === undefined ? {} : { strategies: config.strategies as never },
+      );
       return mountContextManager(coordinator, name, engine);
     },
   };

@@ -17,7 +17,12 @@ export const DEFAULT_SAFETY_MARGIN = 1_000;
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
 
 function refuse(path: string, expected: string, received: unknown): never {
-  const shown = typeof received === "string" ? JSON.stringify(received) : typeof received === "object" && received !== null ? "an object" : String(received);
+  const shown =
+    typeof received === "string"
+      ? JSON.stringify(received)
+      : typeof received === "object" && received !== null
+        ? "an object"
+        : String(received);
   throw new ContextRequestError([{ path, message: `must be ${expected}; received ${shown}` }]);
 }
 
@@ -33,7 +38,8 @@ async function readProviderLimits(provider: Provider): Promise<{ contextWindow: 
   if (contextWindow !== undefined && !(isCount(contextWindow) && contextWindow > 0)) {
     refuse("provider.getInfo().defaults.contextWindow", "a finite number of tokens > 0, or absent", contextWindow);
   }
-  if (!isCount(maxOutputTokens)) refuse("provider.getInfo().defaults.maxOutputTokens", "a finite number of tokens ≥ 0, or absent", maxOutputTokens);
+  if (!isCount(maxOutputTokens))
+    refuse("provider.getInfo().defaults.maxOutputTokens", "a finite number of tokens ≥ 0, or absent", maxOutputTokens);
   return { contextWindow, maxOutputTokens };
 }
 

@@ -38,10 +38,7 @@ export function createCleanupStack(): CleanupStack {
       }
     }
     if (failures.length > 0) {
-      throw new AggregateError(
-        failures,
-        `${failures.length} cleanup(s) failed: ${failures.map(describeError).join("; ")}`,
-      );
+      throw new AggregateError(failures, `${failures.length} cleanup(s) failed: ${failures.map(describeError).join("; ")}`);
     }
   }
 

@@ -7,9 +7,7 @@ export interface ContributionChannels {
   "observability.events": readonly string[];
 }
 
-export type ContributionOf<Channel extends string> = Channel extends keyof ContributionChannels
-  ? ContributionChannels[Channel]
-  : unknown;
+export type ContributionOf<Channel extends string> = Channel extends keyof ContributionChannels ? ContributionChannels[Channel] : unknown;
 
 /** Returning `undefined` means "nothing to contribute this time". */
 export type Contributor<Value = unknown> = () => Value | undefined | Promise<Value | undefined>;

@@ -37,9 +37,13 @@ describe("onHandlerError", () => {
   it("should receive hook and contributor failures", async () => {
     const sources: HandlerErrorSource[] = [];
     const coordinator = createCoordinator({ onHandlerError: (_error, source) => sources.push(source) });
-    coordinator.hooks.register("tick", () => {
-      throw new Error("hook");
-    }, { name: "bad-hook" });
+    coordinator.hooks.register(
+      "tick",
+      () => {
+        throw new Error("hook");
+      },
+      { name: "bad-hook" },
+    );
     coordinator.registerContributor("channel", "bad-contributor", () => {
       throw new Error("contributor");
     });
@@ -55,9 +59,13 @@ describe("onHandlerError", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const coordinator = createCoordinator();
     const failure = new Error("boom");
-    coordinator.hooks.register("tick", () => {
-      throw failure;
-    }, { name: "noisy" });
+    coordinator.hooks.register(
+      "tick",
+      () => {
+        throw failure;
+      },
+      { name: "noisy" },
+    );
     await coordinator.hooks.emit("tick");
     expect(warn).toHaveBeenCalledWith('ctxkit: hook handler "noisy" for "tick" failed and was skipped.', failure);
   });

@@ -67,9 +67,13 @@ describe("hooks failure isolation", () => {
   it("should keep running the other handlers when one throws", async () => {
     const { hooks, failures } = createRecordingRegistry();
     const after = vi.fn();
-    hooks.register("tick", () => {
-      throw new Error("sync boom");
-    }, { name: "thrower" });
+    hooks.register(
+      "tick",
+      () => {
+        throw new Error("sync boom");
+      },
+      { name: "thrower" },
+    );
     hooks.register("tick", after);
     await expect(hooks.emit("tick", 1)).resolves.toBeUndefined();
     expect(after).toHaveBeenCalledOnce();

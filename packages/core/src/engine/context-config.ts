@@ -73,13 +73,26 @@ export const contextConfigSchema = z
   })
   .superRefine((config, context) => {
     if (config.preset !== undefined && config.strategies !== undefined) {
-      context.addIssue({ code: "custom", path: ["preset"], message: "give either preset or strategies, not both: a preset is a whole strategy list" });
+      context.addIssue({
+        code: "custom",
+        path: ["preset"],
+        message: "give either preset or strategies, not both: a preset is a whole strategy list",
+      });
     }
     if (config.preset === "summarize" && config.summaryStrategy === undefined) {
-      context.addIssue({ code: "custom", path: ["summaryStrategy"], message: 'preset "summarize" needs a summary strategy: pass createSummaryStrategy() from @ctxkit/strategy-summary, or mount through a plan' });
+      context.addIssue({
+        code: "custom",
+        path: ["summaryStrategy"],
+        message:
+          'preset "summarize" needs a summary strategy: pass createSummaryStrategy() from @ctxkit/strategy-summary, or mount through a plan',
+      });
     }
     if (config.summaryStrategy !== undefined && config.strategies !== undefined) {
-      context.addIssue({ code: "custom", path: ["summaryStrategy"], message: "is used only by a preset; put the strategy in the strategies list instead" });
+      context.addIssue({
+        code: "custom",
+        path: ["summaryStrategy"],
+        message: "is used only by a preset; put the strategy in the strategies list instead",
+      });
     }
     if (config.targetRatio > config.compactThreshold) {
       context.addIssue({ code: "custom", path: ["targetRatio"], message: "must not exceed compactThreshold, or every view would compact" });

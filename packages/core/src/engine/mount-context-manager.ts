@@ -9,7 +9,11 @@ import type { ContextEngine } from "./context-engine.js";
  * `observability.events` channel under `moduleName`. Call it right after creating the manager, before
  * anything awaits. The returned cleanup unmounts and closes the manager; it is safe to call twice.
  */
-export async function mountContextManager(coordinator: Coordinator, moduleName: string, manager: ContextEngine): Promise<() => Promise<void>> {
+export async function mountContextManager(
+  coordinator: Coordinator,
+  moduleName: string,
+  manager: ContextEngine,
+): Promise<() => Promise<void>> {
   let isForwarding = true;
   const removeHandler = manager.addEventHandler((event, payload) => (isForwarding ? coordinator.hooks.emit(event, payload) : undefined));
   try {

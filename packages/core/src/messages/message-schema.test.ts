@@ -6,7 +6,12 @@ describe("messageSchema", () => {
   describe("foreign tool parts (regression)", () => {
     it.each([
       ["tool-call", { type: "tool-call", toolCallId: "c1", toolName: "ls", input: {} }, "fromModelMessages", "@ctxkit/ai-sdk"],
-      ["tool-result", { type: "tool-result", toolCallId: "c1", toolName: "ls", output: { type: "text", value: "a" } }, "fromModelMessages", "@ctxkit/ai-sdk"],
+      [
+        "tool-result",
+        { type: "tool-result", toolCallId: "c1", toolName: "ls", output: { type: "text", value: "a" } },
+        "fromModelMessages",
+        "@ctxkit/ai-sdk",
+      ],
       ["tool_use", { type: "tool_use", id: "toolu_1", name: "ls", input: {} }, "fromAnthropicMessages", "@ctxkit/anthropic"],
       ["tool_result", { type: "tool_result", tool_use_id: "toolu_1", content: "a" }, "fromAnthropicMessages", "@ctxkit/anthropic"],
     ])("should reject a %s part and name the adapter that converts it", (_type, part, adapter, packageName) => {

@@ -68,7 +68,11 @@ const assistantSchema = z
     const seen = new Set<string>();
     message.tool_calls?.forEach((call, index) => {
       if (seen.has(call.id)) {
-        context.addIssue({ code: "custom", path: ["tool_calls", index, "id"], message: `tool call id "${call.id}" is repeated in this message` });
+        context.addIssue({
+          code: "custom",
+          path: ["tool_calls", index, "id"],
+          message: `tool call id "${call.id}" is repeated in this message`,
+        });
       }
       seen.add(call.id);
     });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ContextError, ContextValidationError } from "../errors.js";
+import { ContextError } from "../errors.js";
 import { rejectionOf } from "../../test/rejection-of.js";
 import { parseMessage, parseMessages } from "./parse-message.js";
-
 
 describe("parseMessage", () => {
   describe("valid messages", () => {
@@ -10,7 +9,13 @@ describe("parseMessage", () => {
       const messages = [
         { role: "system", content: "You are terse." },
         { role: "developer", content: "Prefer tools." },
-        { role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: "data:," } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "hi" },
+            { type: "image_url", image_url: { url: "data:," } },
+          ],
+        },
         { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] },
         { role: "tool", tool_call_id: "c1", content: "a.txt" },
       ];
@@ -105,10 +110,14 @@ describe("parseMessage", () => {
 
 describe("parseMessage content errors (regression: say what content may be)", () => {
   it("should say what content may be when it matches no allowed shape", () => {
-    expect(() => parseMessage({ role: "user", content: 5 })).toThrow(/content: expected a string, an array of content parts .*or null on an assistant message with tool_calls/);
+    expect(() => parseMessage({ role: "user", content: 5 })).toThrow(
+      /content: expected a string, an array of content parts .*or null on an assistant message with tool_calls/,
+    );
   });
 
   it("should say what content may be when a part has no type", () => {
-    expect(() => parseMessage({ role: "user", content: [{ text: "no type" }] })).toThrow(/content: expected .*another part with a string "type"/);
+    expect(() => parseMessage({ role: "user", content: [{ text: "no type" }] })).toThrow(
+      /content: expected .*another part with a string "type"/,
+    );
   });
 });

@@ -22,10 +22,10 @@ export function parseMessage(input: unknown, index?: number): Message {
     // zod copies objects it knows but shares unknown nested values; a structured clone owns them all.
     copy = structuredClone(result.data) as Message;
   } catch (error) {
-    throw new ContextValidationError(
-      [{ path: "", message: "a message must be plain data (no functions, symbols or class instances)" }],
-      { ...options, cause: error },
-    );
+    throw new ContextValidationError([{ path: "", message: "a message must be plain data (no functions, symbols or class instances)" }], {
+      ...options,
+      cause: error,
+    });
   }
   return deepFreeze(copy);
 }

@@ -22,7 +22,8 @@ export function closestName(name: string, known: readonly string[]): string | un
   let best: { name: string; distance: number } | undefined;
   for (const candidate of known) {
     const distance = editDistance(lower, candidate.toLowerCase());
-    const isClose = distance <= Math.max(2, Math.floor(candidate.length / 3)) || (lower.length >= 3 && candidate.toLowerCase().startsWith(lower));
+    const isClose =
+      distance <= Math.max(2, Math.floor(candidate.length / 3)) || (lower.length >= 3 && candidate.toLowerCase().startsWith(lower));
     if (isClose && candidate !== name && (best === undefined || distance < best.distance)) best = { name: candidate, distance };
   }
   return best?.name;

@@ -54,7 +54,9 @@ describe("config issues (regression: each message says what is allowed)", () => 
 
   it("should list the values of a union of literals when no branch has a summary", () => {
     const schema = z.strictObject({ mode: z.union([z.literal("always"), z.literal("batch"), z.number()]) });
-    expect(messageFor(schema, { mode: "bach" })).toContain('mode: Invalid input: matches none of the allowed shapes: one of "always", "batch"; or a number (did you mean "batch"?)');
+    expect(messageFor(schema, { mode: "bach" })).toContain(
+      'mode: Invalid input: matches none of the allowed shapes: one of "always", "batch"; or a number (did you mean "batch"?)',
+    );
   });
 });
 

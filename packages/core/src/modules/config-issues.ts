@@ -27,7 +27,10 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 function didYouMean(name: unknown, known: readonly unknown[]): string {
   if (typeof name !== "string") return "";
-  const suggestion = closestName(name, known.filter((value): value is string => typeof value === "string"));
+  const suggestion = closestName(
+    name,
+    known.filter((value): value is string => typeof value === "string"),
+  );
   return suggestion === undefined ? "" : ` (did you mean ${JSON.stringify(suggestion)}?)`;
 }
 
@@ -38,7 +41,8 @@ function isWrongBranch(issues: readonly ZodIssue[], value: unknown): boolean {
     issues.every(
       (issue) =>
         issue.path.length === 0 &&
-        (issue.code === "invalid_type" || (issue.code === "invalid_value" && issue.values.every((allowed) => typeof allowed !== typeof value))),
+        (issue.code === "invalid_type" ||
+          (issue.code === "invalid_value" && issue.values.every((allowed) => typeof allowed !== typeof value))),
     )
   );
 }
@@ -73,8 +77,12 @@ function expandUnion(issue: ZodIssue & { code: "invalid_union" }, prefix: readon
   if (candidates.length === 0) {
     return [{ path, message: `Invalid input: expected ${expectedTypes(issue.errors).join(" or ")}` }];
   }
-  const summaries = issue.errors.flatMap((branch) => branch.filter((entry) => entry.code === "custom" && entry.path.length === 0).map((entry) => entry.message));
-  const allowedValues = issue.errors.flatMap((branch) => branch.flatMap((entry) => (entry.code === "invalid_value" && entry.path.length === 0 ? entry.values : [])));
+  const summaries = issue.errors.flatMap((branch) =>
+    branch.filter((entry) => entry.code === "custom" && entry.path.length === 0).map((entry) => entry.message),
+  );
+  const allowedValues = issue.errors.flatMap((branch) =>
+    branch.flatMap((entry) => (entry.code === "invalid_value" && entry.path.length === 0 ? entry.values : [])),
+  );
   // Literal branches read as one list of values; the other branches each name their type.
   const valueShape = allowedValues.length === 0 ? [] : [`one of ${allowedValues.map((allowed) => JSON.stringify(allowed)).join(", ")}`];
   const typeShapes = issue.errors.map(describeBranch).filter((shape) => shape !== undefined);
@@ -95,7 +103,12 @@ export function toConfigIssues(issues: readonly ZodIssue[], prefix: readonly Pro
       return expandUnion(issue, prefix, context);
     }
     // zod says "received undefined" of a missing key; a schema's own message (not "Invalid input…") stays.
-    if (issue.code === "invalid_type" && issue.message.startsWith("Invalid input") && context.input !== undefined && valueAt(context.input, path) === undefined) {
+    if (
+      issue.code === "invalid_type" &&
+      issue.message.startsWith("Invalid input") &&
+      context.input !== undefined &&
+      valueAt(context.input, path) === undefined
+    ) {
       return [{ path: joinPath(path), message: `required: expected ${issue.expected}` }];
     }
     if (issue.code === "invalid_value") {

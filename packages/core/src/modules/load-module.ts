@@ -32,9 +32,7 @@ async function importPackage(specifier: string, cwd: string): Promise<unknown> {
 
 async function importNamespace(specifier: string, cwd: string): Promise<Record<string, unknown>> {
   try {
-    const namespace = isPathSpecifier(specifier)
-      ? await import(await resolvePathUrl(specifier, cwd))
-      : await importPackage(specifier, cwd);
+    const namespace = isPathSpecifier(specifier) ? await import(await resolvePathUrl(specifier, cwd)) : await importPackage(specifier, cwd);
     return namespace as Record<string, unknown>;
   } catch (error) {
     throw new ModuleLoadError(specifier, [], { cause: error, reason: `import failed: ${describeError(error)}` });
@@ -64,7 +62,11 @@ export async function loadModule(specifierOrPath: string, options: LoadModuleOpt
   const problems = findShapeProblems(exports, options.type);
   if (problems.length > 0) {
     const reason = `missing or invalid export(s): ${problems.map((problem) => `${problem.name} (must be ${problem.expected})`).join(", ")}`;
-    throw new ModuleLoadError(specifierOrPath, problems.map((problem) => problem.name), { reason });
+    throw new ModuleLoadError(
+      specifierOrPath,
+      problems.map((problem) => problem.name),
+      { reason },
+    );
   }
   return exports as unknown as CtxkitModule;
 }

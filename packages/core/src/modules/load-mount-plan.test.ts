@@ -15,7 +15,10 @@ writeFileSync(join(folder, "broken.json"), "{ context: ");
 writeFileSync(join(folder, "invalid.json"), JSON.stringify({ context: { module: "" }, extra: 1 }));
 
 async function rejection(promise: Promise<unknown>): Promise<ContextConfigError> {
-  const error = await promise.then(() => undefined, (reason: unknown) => reason);
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error).toBeInstanceOf(ContextConfigError);
   return error as ContextConfigError;
 }
@@ -28,7 +31,9 @@ describe("loadMountPlan", () => {
 
     it("should name the file in the error when it is missing, not JSON, or not a plan", async () => {
       expect((await rejection(loadMountPlan({ file: "nope.json", cwd: folder, env: {} }))).module).toBe("mount plan (nope.json)");
-      expect((await rejection(loadMountPlan({ file: "broken.json", cwd: folder, env: {} }))).message).toMatch(/broken\.json.*not valid JSON/);
+      expect((await rejection(loadMountPlan({ file: "broken.json", cwd: folder, env: {} }))).message).toMatch(
+        /broken\.json.*not valid JSON/,
+      );
       const invalid = await rejection(loadMountPlan({ file: "invalid.json", cwd: folder, env: {} }));
       expect(invalid.issues.map((issue) => issue.path).sort()).toEqual(["context.module", "extra"]);
     });

@@ -31,7 +31,9 @@ export async function loadMountPlan(options: LoadMountPlanOptions = {}): Promise
     return readPlanFile(variable, cwd, `mount plan (${MOUNT_PLAN_VARIABLE} → ${variable})`);
   }
   if (file === undefined) {
-    throw new ContextConfigError("mount plan", [{ path: MOUNT_PLAN_VARIABLE, message: "no plan: set the variable to the plan's JSON or a file path, or pass { file }" }]);
+    throw new ContextConfigError("mount plan", [
+      { path: MOUNT_PLAN_VARIABLE, message: "no plan: set the variable to the plan's JSON or a file path, or pass { file }" },
+    ]);
   }
   return readPlanFile(file, cwd, `mount plan (${file})`);
 }

@@ -14,17 +14,28 @@ interface FixtureManager {
 const completingProvider = { name: "writer", getInfo: () => ({ defaults: {} }), complete: async () => "summary" };
 const plainProvider = { name: "plain", getInfo: () => ({ defaults: {} }) };
 
-async function mountWithPreset(preset: "auto" | "truncate" | "summarize", providers: Array<[string, object]>, options: { summaryModule?: string } = { summaryModule }) {
+async function mountWithPreset(
+  preset: "auto" | "truncate" | "summarize",
+  providers: Array<[string, object]>,
+  options: { summaryModule?: string } = { summaryModule },
+) {
   const coordinator = createCoordinator();
   for (const [name, provider] of providers) await coordinator.mount("providers", provider as never, { name });
-  const manager = await mountPlan(coordinator, { context: { module: "./context-module.js", config: { preset } } }, { cwd: fixtures, ...options });
+  const manager = await mountPlan(
+    coordinator,
+    { context: { module: "./context-module.js", config: { preset } } },
+    { cwd: fixtures, ...options },
+  );
   return (manager as unknown as FixtureManager).config;
 }
 
 describe("mountPlan presets", () => {
   describe("auto", () => {
     it("should add the summary strategy with the first provider that can complete", async () => {
-      const config = await mountWithPreset("auto", [["plain", plainProvider], ["writer", completingProvider]]);
+      const config = await mountWithPreset("auto", [
+        ["plain", plainProvider],
+        ["writer", completingProvider],
+      ]);
       expect(config.summaryStrategy).toMatchObject({ name: "summary", config: { provider: "writer" } });
     });
 
@@ -52,7 +63,9 @@ describe("mountPlan presets", () => {
   });
 
   it("should reject an unknown preset in the plan", async () => {
-    await expect(mountWithPreset("fastest" as never, [])).rejects.toSatisfy((error) => error instanceof ContextConfigError && error.issues[0]?.path === "context.config.preset");
+    await expect(mountWithPreset("fastest" as never, [])).rejects.toSatisfy(
+      (error) => error instanceof ContextConfigError && error.issues[0]?.path === "context.config.preset",
+    );
   });
 
   it("should pass built-in strategies with options through to the context module", async () => {

@@ -25,7 +25,11 @@ describe("mountPlan end to end", () => {
           module: "./context-module.js",
           config: {
             maxTokens: 8_000,
-            strategies: ["clear-tool-results", { module: path.join(fixtures, "strategy-module.js"), config: { keep: 5 } }, { module: "./strategy-module.js" }],
+            strategies: [
+              "clear-tool-results",
+              { module: path.join(fixtures, "strategy-module.js"), config: { keep: 5 } },
+              { module: "./strategy-module.js" },
+            ],
           },
         },
       },
@@ -89,7 +93,9 @@ describe("mountPlan plan validation", () => {
 
 describe("mountPlan module errors", () => {
   it("should reject a strategy module given as the context module", async () => {
-    const error = await mountPlan(createCoordinator(), { context: { module: "./strategy-module.js" } }, { cwd: fixtures }).catch((reason: unknown) => reason);
+    const error = await mountPlan(createCoordinator(), { context: { module: "./strategy-module.js" } }, { cwd: fixtures }).catch(
+      (reason: unknown) => reason,
+    );
     expect(error).toBeInstanceOf(ModuleLoadError);
     expect((error as ModuleLoadError).missing).toEqual(["meta.type"]);
   });

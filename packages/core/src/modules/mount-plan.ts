@@ -16,7 +16,10 @@ const moduleEntrySchema = z.strictObject({
 });
 
 /** A built-in strategy by name, with or without options (the context module checks both), or a strategy module to load. */
-const namedEntrySchema = z.strictObject({ name: z.string().min(1, "give a built-in strategy name"), options: z.record(z.string(), z.unknown()).optional() });
+const namedEntrySchema = z.strictObject({
+  name: z.string().min(1, "give a built-in strategy name"),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
 
 // An object entry is checked against one shape, picked by its keys, so its problems are reported
 // against that shape rather than as "matches none of the allowed shapes".
@@ -62,9 +65,15 @@ function findCompletionProvider(coordinator: Coordinator): string | undefined {
  * mounted provider that can complete, else the extractive summarizer (no LLM). `auto` gets one only
  * when such a provider is mounted and the summary module can be loaded; otherwise it truncates.
  */
-async function resolvePresetSummary(config: Record<string, unknown>, coordinator: Coordinator, cwd: string, specifier: string): Promise<Strategy | undefined> {
+async function resolvePresetSummary(
+  config: Record<string, unknown>,
+  coordinator: Coordinator,
+  cwd: string,
+  specifier: string,
+): Promise<Strategy | undefined> {
   const { preset } = config;
-  if ((preset !== "summarize" && preset !== "auto") || config["strategies"] !== undefined || config["summaryStrategy"] !== undefined) return undefined;
+  if ((preset !== "summarize" && preset !== "auto") || config["strategies"] !== undefined || config["summaryStrategy"] !== undefined)
+    return undefined;
   const provider = findCompletionProvider(coordinator);
   if (preset === "auto" && provider === undefined) return undefined;
   let module: StrategyModule;
@@ -76,7 +85,6 @@ async function resolvePresetSummary(config: Record<string, unknown>, coordinator
   }
   return module.createStrategy(provider === undefined ? {} : { provider }, coordinator);
 }
-
 
 /**
  * Replaces every `{ module, config }` entry of a strategy list with the Strategy its module creates

@@ -80,8 +80,6 @@ describe("parseConfig unions", () => {
   });
 
   it("should list the accepted types when no branch matches", () => {
-    expect(() => parseConfig("unions", entries, { strategies: [7] })).toThrow(
-      "strategies.0: Invalid input: expected string or object",
-    );
+    expect(() => parseConfig("unions", entries, { strategies: [7] })).toThrow("strategies.0: Invalid input: expected string or object");
   });
 });

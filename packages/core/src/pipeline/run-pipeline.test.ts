@@ -5,7 +5,12 @@ import { runPipeline } from "./run-pipeline.js";
 import type { Strategy, ViewDraft } from "./strategy.js";
 import { createViewDraft } from "./view-draft.js";
 
-const view = createTestView([userMessage("first"), assistantMessage("a".repeat(400)), assistantMessage("b".repeat(400)), userMessage("now")]);
+const view = createTestView([
+  userMessage("first"),
+  assistantMessage("a".repeat(400)),
+  assistantMessage("b".repeat(400)),
+  userMessage("now"),
+]);
 
 /** Drops the oldest entry, and records that it ran. */
 function dropFirst(name: string, calls: string[] = []): Strategy {

@@ -1,4 +1,4 @@
-// The strategy pipeline: runs strategies in order until the view is at or below the target.
+// The strategy pipeline: runs strategies in order until the view is at or below the target (all of them when forced).
 import type { CircuitBreaker } from "./circuit-breaker.js";
 import type { PipelineResult, PipelineStep, Strategy, StrategyContext, StrategyResult, ViewDraft } from "./strategy.js";
 import { withTimeout } from "./with-timeout.js";
@@ -32,17 +32,26 @@ export async function runPipeline(
   const steps: PipelineStep[] = [];
   let current = view;
   for (const strategy of strategies) {
-    if (current.tokens <= context.target) break;
+    if (current.tokens <= context.target && context.forced !== true) break;
     const tokensBefore = current.tokens;
     if (breaker !== undefined && !breaker.shouldRun(strategy.name)) {
-      steps.push({ strategy: strategy.name, applied: false, tokensBefore, tokensAfter: tokensBefore, durationMs: 0, skipped: "circuit_open" });
+      steps.push({
+        strategy: strategy.name,
+        applied: false,
+        tokensBefore,
+        tokensAfter: tokensBefore,
+        durationMs: 0,
+        skipped: "circuit_open",
+      });
       continue;
     }
     const startedAt = performance.now();
     let result: StrategyResult;
     try {
       const draft = current;
-      const applied = await withTimeout(`Strategy "${strategy.name}"`, strategyTimeoutMs, context.signal, (signal) => strategy.apply(draft, { ...context, signal }));
+      const applied = await withTimeout(`Strategy "${strategy.name}"`, strategyTimeoutMs, context.signal, (signal) =>
+        strategy.apply(draft, { ...context, signal }),
+      );
       result = checkResult(strategy, current, applied);
     } catch (error) {
       context.signal.throwIfAborted();
@@ -76,7 +85,9 @@ function checkResult(strategy: Strategy, input: ViewDraft, result: StrategyResul
     throw new TypeError(`Strategy "${strategy.name}" did not return a view draft.`);
   }
   if (tokens > input.tokens) {
-    throw new RangeError(`Strategy "${strategy.name}" grew the view from ${input.tokens} to ${tokens} tokens; a strategy may only shrink it.`);
+    throw new RangeError(
+      `Strategy "${strategy.name}" grew the view from ${input.tokens} to ${tokens} tokens; a strategy may only shrink it.`,
+    );
   }
   return result as StrategyResult;
 }

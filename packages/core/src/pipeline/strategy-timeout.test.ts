@@ -6,7 +6,12 @@ import { runPipeline } from "./run-pipeline.js";
 import type { Strategy } from "./strategy.js";
 import { createViewDraft } from "./view-draft.js";
 
-const view = createTestView([userMessage("first"), assistantMessage("a".repeat(400)), assistantMessage("b".repeat(400)), userMessage("now")]);
+const view = createTestView([
+  userMessage("first"),
+  assistantMessage("a".repeat(400)),
+  assistantMessage("b".repeat(400)),
+  userMessage("now"),
+]);
 
 /** A strategy whose work never finishes (an LLM call that hangs), recording the signal it was given. */
 function stuck(signals: AbortSignal[] = []): Strategy {
@@ -25,7 +30,10 @@ describe("strategyTimeoutMs", () => {
       ["stuck", "error"],
       ["drop-first", undefined],
     ]);
-    const failure = context.events.find((recorded) => recorded.event === "context:strategy_error")!.payload as { error: unknown; consecutiveFailures: number };
+    const failure = context.events.find((recorded) => recorded.event === "context:strategy_error")!.payload as {
+      error: unknown;
+      consecutiveFailures: number;
+    };
     expect(failure.error).toBeInstanceOf(ContextTimeoutError);
     expect(failure.consecutiveFailures).toBe(1);
     expect(signals[0]!.aborted).toBe(true);
@@ -33,7 +41,9 @@ describe("strategyTimeoutMs", () => {
 
   it("should reject at once with the caller's reason when the request aborts while a strategy runs (regression)", async () => {
     const controller = new AbortController();
-    const running = runPipeline(view, [stuck()], createTestContext({ target: 0, signal: controller.signal }), { strategyTimeoutMs: 60_000 });
+    const running = runPipeline(view, [stuck()], createTestContext({ target: 0, signal: controller.signal }), {
+      strategyTimeoutMs: 60_000,
+    });
     controller.abort(new Error("caller left"));
     await expect(running).rejects.toThrow("caller left");
   });

@@ -21,7 +21,9 @@ function entriesOf(messages: Message[]): ViewEntry[] {
 describe("createViewDraft", () => {
   describe("figures", () => {
     it("should sum the entries' tokens and find units over their messages", () => {
-      const view = createViewDraft(entriesOf([userMessage("hi"), toolCallMessage("a"), toolResultMessage("a", "ok"), assistantMessage("done")]));
+      const view = createViewDraft(
+        entriesOf([userMessage("hi"), toolCallMessage("a"), toolResultMessage("a", "ok"), assistantMessage("done")]),
+      );
       expect(view.tokens).toBe(10 + 11 + 12 + 13);
       expect(view.units).toEqual([
         { start: 0, end: 1, kind: "single" },
@@ -37,7 +39,9 @@ describe("createViewDraft", () => {
     });
 
     it("should start the current turn at the last unit when there is no user message", () => {
-      const view = createViewDraft(entriesOf([systemMessage("s"), toolCallMessage("a", "b"), toolResultMessage("a", "1"), toolResultMessage("b", "2")]));
+      const view = createViewDraft(
+        entriesOf([systemMessage("s"), toolCallMessage("a", "b"), toolResultMessage("a", "1"), toolResultMessage("b", "2")]),
+      );
       expect(view.latestUserIndex).toBe(-1);
       expect(view.currentTurnStart).toBe(1);
     });
@@ -103,10 +107,13 @@ describe("isProtectedEntry", () => {
     });
 
     it("should compare history indices, not view positions", () => {
-      const shifted = createTestView([userMessage("old"), userMessage("new")], [
-        { kind: "history", index: 7 },
-        { kind: "history", index: 8 },
-      ]);
+      const shifted = createTestView(
+        [userMessage("old"), userMessage("new")],
+        [
+          { kind: "history", index: 7 },
+          { kind: "history", index: 8 },
+        ],
+      );
       expect(isProtectedEntry(shifted, 0, 7).canDrop).toBe(true);
       expect(isProtectedEntry(shifted, 0, 8).canDrop).toBe(false);
     });

@@ -6,7 +6,12 @@ import { ContextTimeoutError } from "../errors.js";
  * caller's abort reason at once when `signal` aborts, and with `ContextTimeoutError` naming `operation`
  * when the time runs out, without waiting for a step that ignores its signal.
  */
-export function withTimeout<T>(operation: string, timeoutMs: number, signal: AbortSignal, step: (signal: AbortSignal) => Promise<T> | T): Promise<T> {
+export function withTimeout<T>(
+  operation: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  step: (signal: AbortSignal) => Promise<T> | T,
+): Promise<T> {
   signal.throwIfAborted();
   const controller = new AbortController();
   return new Promise<T>((resolve, reject) => {

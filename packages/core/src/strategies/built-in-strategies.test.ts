@@ -6,7 +6,13 @@ import { ContextConfigError } from "../errors.js";
 import type { Strategy, ViewDraft } from "../pipeline/strategy.js";
 import { isProtectedEntry } from "../pipeline/view-draft.js";
 import { checkToolPairs } from "../units/check-tool-pairs.js";
-import { BUILT_IN_STRATEGIES, BUILT_IN_STRATEGY_NAMES, createBuiltInStrategy, DEFAULT_PIPELINE, isBuiltInStrategyName } from "./built-in-strategies.js";
+import {
+  BUILT_IN_STRATEGIES,
+  BUILT_IN_STRATEGY_NAMES,
+  createBuiltInStrategy,
+  DEFAULT_PIPELINE,
+  isBuiltInStrategyName,
+} from "./built-in-strategies.js";
 
 describe("built-in strategies", () => {
   describe("BUILT_IN_STRATEGIES", () => {
@@ -15,14 +21,25 @@ describe("built-in strategies", () => {
     });
 
     it("should clear every tool result but the newest in the default pipeline, the rest with their own defaults", () => {
-      expect(DEFAULT_PIPELINE).toEqual([{ name: "clear-tool-results", options: { keepRecent: 1 } }, "trim-long-text", "truncate", "shorten-to-fit"]);
+      expect(DEFAULT_PIPELINE).toEqual([
+        { name: "clear-tool-results", options: { keepRecent: 1 } },
+        "trim-long-text",
+        "truncate",
+        "shorten-to-fit",
+      ]);
     });
   });
 
   describe("isBuiltInStrategyName", () => {
     it("should accept exactly the built-in names", () => {
       expect(BUILT_IN_STRATEGY_NAMES.every(isBuiltInStrategyName)).toBe(true);
-      expect(BUILT_IN_STRATEGY_NAMES).toEqual([...BUILT_IN_STRATEGIES, "sliding-window", "importance", "microcompact", "offload-tool-results"]);
+      expect(BUILT_IN_STRATEGY_NAMES).toEqual([
+        ...BUILT_IN_STRATEGIES,
+        "sliding-window",
+        "importance",
+        "microcompact",
+        "offload-tool-results",
+      ]);
       expect([undefined, 1, "summary", "Truncate", "toString"].some(isBuiltInStrategyName)).toBe(false);
     });
   });
@@ -123,13 +140,18 @@ describe("built-in strategies (properties)", () => {
 
   it("should stop as soon as the view is at or below the target: undoing its last change puts it back above", async () => {
     await fc.assert(
-      fc.asyncProperty(historyArbitrary({ hugeOutputs: true }), strategyArbitrary, fc.double({ min: 0, max: 1, noNaN: true }), async (history, strategy, targetRatio) => {
-        const view = createRepairedTestView(history);
-        const target = Math.floor(view.tokens * targetRatio);
-        const result = await strategy.apply(view, createTestContext({ target }));
-        const saving = strategy.name === "importance" ? largestChangeSaving(view, result.view) : lastChangeSaving(view, result.view);
-        if (saving !== undefined) expect(result.view.tokens + saving).toBeGreaterThan(target);
-      }),
+      fc.asyncProperty(
+        historyArbitrary({ hugeOutputs: true }),
+        strategyArbitrary,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        async (history, strategy, targetRatio) => {
+          const view = createRepairedTestView(history);
+          const target = Math.floor(view.tokens * targetRatio);
+          const result = await strategy.apply(view, createTestContext({ target }));
+          const saving = strategy.name === "importance" ? largestChangeSaving(view, result.view) : lastChangeSaving(view, result.view);
+          if (saving !== undefined) expect(result.view.tokens + saving).toBeGreaterThan(target);
+        },
+      ),
       { numRuns: 150 },
     );
   });

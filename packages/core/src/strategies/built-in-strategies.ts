@@ -24,7 +24,9 @@ export interface BuiltInStrategyOptions {
 export type BuiltInStrategyName = keyof BuiltInStrategyOptions;
 
 /** A built-in strategy by name with its options, as a strategy list may give it. */
-export type BuiltInStrategyEntry = { [Name in BuiltInStrategyName]: { readonly name: Name; readonly options?: BuiltInStrategyOptions[Name] } }[BuiltInStrategyName];
+export type BuiltInStrategyEntry = {
+  [Name in BuiltInStrategyName]: { readonly name: Name; readonly options?: BuiltInStrategyOptions[Name] };
+}[BuiltInStrategyName];
 
 /**
  * The default pipeline (presets `auto` without a summary strategy, and `truncate`): the cheapest loss
@@ -41,7 +43,9 @@ export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEn
 ] as const);
 
 /** The names of the default pipeline's strategies, in order. */
-export const BUILT_IN_STRATEGIES: readonly BuiltInStrategyName[] = Object.freeze(DEFAULT_PIPELINE.map((entry) => (typeof entry === "string" ? entry : entry.name)));
+export const BUILT_IN_STRATEGIES: readonly BuiltInStrategyName[] = Object.freeze(
+  DEFAULT_PIPELINE.map((entry) => (typeof entry === "string" ? entry : entry.name)),
+);
 
 interface Factory {
   readonly create: (options: never) => Strategy;
@@ -70,7 +74,9 @@ export function isBuiltInStrategyName(value: unknown): value is BuiltInStrategyN
 export function createBuiltInStrategy<Name extends BuiltInStrategyName>(name: Name, options?: BuiltInStrategyOptions[Name]): Strategy {
   if (!isBuiltInStrategyName(name)) {
     // Reached only from untyped callers, e.g. a config file that skipped validation.
-    throw new ContextConfigError(String(name), [{ path: "name", message: `unknown built-in strategy; expected one of ${BUILT_IN_STRATEGY_NAMES.join(", ")}` }]);
+    throw new ContextConfigError(String(name), [
+      { path: "name", message: `unknown built-in strategy; expected one of ${BUILT_IN_STRATEGY_NAMES.join(", ")}` },
+    ]);
   }
   const { create, keys } = FACTORIES[name];
   if (options !== undefined && (typeof options !== "object" || options === null || Array.isArray(options))) {
@@ -78,7 +84,10 @@ export function createBuiltInStrategy<Name extends BuiltInStrategyName>(name: Na
   }
   const unknown = Object.keys(options ?? {}).filter((key) => !keys.includes(key));
   if (unknown.length > 0) {
-    throw new ContextConfigError(name, unknown.map((key) => ({ path: key, message: `unknown option; expected one of ${keys.join(", ")}` })));
+    throw new ContextConfigError(
+      name,
+      unknown.map((key) => ({ path: key, message: `unknown option; expected one of ${keys.join(", ")}` })),
+    );
   }
   return create((options ?? {}) as never);
 }

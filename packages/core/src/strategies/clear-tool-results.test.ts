@@ -16,8 +16,13 @@ const BIG_OUTPUT = "line of build output\n".repeat(50);
 
 /** A task, `count` tool units with big outputs, and a closing user message. */
 function toolHistory(count: number, options: { latestUserLast?: boolean } = {}): Message[] {
-  const units = Array.from({ length: count }, (_, index) => [toolCallMessage(`call_${index}`), toolResultMessage(`call_${index}`, BIG_OUTPUT)]);
-  return options.latestUserLast === false ? [userMessage("task"), ...units.flat()] : [userMessage("task"), ...units.flat(), userMessage("thanks")];
+  const units = Array.from({ length: count }, (_, index) => [
+    toolCallMessage(`call_${index}`),
+    toolResultMessage(`call_${index}`, BIG_OUTPUT),
+  ]);
+  return options.latestUserLast === false
+    ? [userMessage("task"), ...units.flat()]
+    : [userMessage("task"), ...units.flat(), userMessage("thanks")];
 }
 
 function clearedIndices(view: ViewDraft): number[] {
@@ -39,7 +44,10 @@ describe("clearToolResults", () => {
     });
 
     it("should clear every eligible result with keepRecent: 0, including the current turn's (regression: 0 meant 'protect all' elsewhere)", async () => {
-      const result = await clearToolResults({ keepRecent: 0 }).apply(createTestView(toolHistory(3, { latestUserLast: false })), createTestContext());
+      const result = await clearToolResults({ keepRecent: 0 }).apply(
+        createTestView(toolHistory(3, { latestUserLast: false })),
+        createTestContext(),
+      );
       expect(clearedIndices(result.view)).toEqual([2, 4, 6]);
     });
 
@@ -73,7 +81,12 @@ describe("clearToolResults", () => {
         "** (CompileError) lib/spotter_web/router.ex:42: undefined function handleRequest/2",
         "the build failed with 1 error, see Spotter.Repo for details",
       ].join("\n");
-      const view = createTestView([userMessage("build"), toolCallMessage("a"), toolResultMessage("a", `${output}\n`.repeat(3)), userMessage("next")]);
+      const view = createTestView([
+        userMessage("build"),
+        toolCallMessage("a"),
+        toolResultMessage("a", `${output}\n`.repeat(3)),
+        userMessage("next"),
+      ]);
       const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
       expect(result.view.entries[2]!.message.content).toBe(
         `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens; ` +
@@ -96,7 +109,10 @@ describe("clearToolResults", () => {
     it("should use a given text or function", async () => {
       const view = createTestView(toolHistory(2));
       const fixed = await clearToolResults({ keepRecent: 0, placeholder: "[gone]" }).apply(view, createTestContext());
-      const computed = await clearToolResults({ keepRecent: 0, placeholder: (tokens, message) => `[${tokens} of ${message.tool_call_id}]` }).apply(view, createTestContext());
+      const computed = await clearToolResults({
+        keepRecent: 0,
+        placeholder: (tokens, message) => `[${tokens} of ${message.tool_call_id}]`,
+      }).apply(view, createTestContext());
       expect(fixed.view.entries[2]!.message.content).toBe("[gone]");
       expect(computed.view.entries[2]!.message.content).toBe(`[${view.entries[2]!.tokens} of call_0]`);
     });
@@ -147,11 +163,14 @@ describe("clearToolResults", () => {
   });
 
   it("should leave a synthetic repair result alone, since a trailing unit's are rebuilt on every request (regression)", async () => {
-    const view = createTestView([userMessage("go"), toolCallMessage("a", "b"), toolResultMessage("a", "x ".repeat(300))], [
-      { kind: "history", index: 0 },
-      { kind: "history", index: 1 },
-      { kind: "synthetic", origin: "repair" },
-    ]);
+    const view = createTestView(
+      [userMessage("go"), toolCallMessage("a", "b"), toolResultMessage("a", "x ".repeat(300))],
+      [
+        { kind: "history", index: 0 },
+        { kind: "history", index: 1 },
+        { kind: "synthetic", origin: "repair" },
+      ],
+    );
     const result = await clearToolResults({ keepRecent: 0, placeholder: "" }).apply(view, createTestContext());
     expect(result).toEqual({ view, applied: false });
   });

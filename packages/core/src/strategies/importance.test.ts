@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assistantMessage, createTestContext, createTestView, historyIndices, systemMessage, toolResultMessage, userMessage } from "../../test/strategy-context.js";
+import {
+  assistantMessage,
+  createTestContext,
+  createTestView,
+  historyIndices,
+  systemMessage,
+  toolResultMessage,
+  userMessage,
+} from "../../test/strategy-context.js";
 import { ContextConfigError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { findToolUnits } from "../units/find-tool-units.js";
@@ -39,7 +47,10 @@ describe("importance", () => {
 
     it("should keep a user correction longer than newer plain units", async () => {
       const view = createTestView(conversation);
-      const result = await importance({ weights: { toolError: 0, fileEdit: 0 } }).apply(view, createTestContext({ target: view.entries[0]!.tokens + view.entries[8]!.tokens + view.entries[10]!.tokens }));
+      const result = await importance({ weights: { toolError: 0, fileEdit: 0 } }).apply(
+        view,
+        createTestContext({ target: view.entries[0]!.tokens + view.entries[8]!.tokens + view.entries[10]!.tokens }),
+      );
       // The answer after the correction is newer, but the correction outweighs it.
       expect(historyIndices(result.view)).toEqual([0, 8, 10]);
     });
@@ -60,13 +71,16 @@ describe("importance", () => {
     it("should never split a unit, never drop instructions or the current turn, and give the same result twice", async () => {
       const messageArbitrary = fc.oneof(
         fc.constantFrom(userMessage("hello"), userMessage("no, wrong file"), assistantMessage("sure"), systemMessage("rule")),
-        fc.tuple(fc.constantFrom("read_file", "edit_file", "bash"), fc.constantFrom("ok", "Error: boom")).map(([name, output]) => [call("x", name), toolResultMessage("x", output)]),
+        fc
+          .tuple(fc.constantFrom("read_file", "edit_file", "bash"), fc.constantFrom("ok", "Error: boom"))
+          .map(([name, output]) => [call("x", name), toolResultMessage("x", output)]),
       );
       await fc.assert(
         fc.asyncProperty(fc.array(messageArbitrary, { minLength: 1, maxLength: 30 }), fc.nat(400), async (parts, target) => {
           let counter = 0;
           const messages = parts.flat().map((message) => {
-            if (message.role === "assistant" && message.tool_calls) return { ...message, tool_calls: message.tool_calls.map((c) => ({ ...c, id: `c${counter}` })) };
+            if (message.role === "assistant" && message.tool_calls)
+              return { ...message, tool_calls: message.tool_calls.map((c) => ({ ...c, id: `c${counter}` })) };
             if (message.role === "tool") return { ...message, tool_call_id: `c${counter++}` };
             return message;
           });

@@ -25,7 +25,8 @@ export interface ImportanceOptions {
 const DEFAULT_WEIGHTS: Required<ImportanceWeights> = { recency: 1, toolError: 1, userCorrection: 2, fileEdit: 1 };
 
 const TOOL_ERROR = /\b(error|exception|traceback|failed|failure|fatal|panic|denied|not found|exit (code|status) [1-9])\b/i;
-const USER_CORRECTION = /^\s*(no\b|nope\b|wrong\b|stop\b|don'?t\b|do not\b|not that\b|that'?s (not|wrong)\b|actually\b|instead\b|i said\b|please don'?t\b)/i;
+const USER_CORRECTION =
+  /^\s*(no\b|nope\b|wrong\b|stop\b|don'?t\b|do not\b|not that\b|that'?s (not|wrong)\b|actually\b|instead\b|i said\b|please don'?t\b)/i;
 const FILE_EDIT_TOOL = /(write|edit|patch|replace|create|insert|apply|rename|delete|move|str_replace)/i;
 
 function textOf(message: Message): string {
@@ -44,7 +45,8 @@ function scoreUnit(view: ViewDraft, unit: ToolUnit, unitIndex: number, weights: 
     const message = view.entries[position]!.message;
     if (message.role === "tool" && !hasError) hasError = TOOL_ERROR.test(textOf(message));
     if (message.role === "user" && !hasCorrection) hasCorrection = USER_CORRECTION.test(textOf(message));
-    if (message.role === "assistant" && !hasEdit) hasEdit = (message.tool_calls ?? []).some((call) => FILE_EDIT_TOOL.test(call.function.name));
+    if (message.role === "assistant" && !hasEdit)
+      hasEdit = (message.tool_calls ?? []).some((call) => FILE_EDIT_TOOL.test(call.function.name));
   }
   if (hasError) score += weights.toolError;
   if (hasCorrection) score += weights.userCorrection;
@@ -60,7 +62,10 @@ export function importance(options: ImportanceOptions = {}): Strategy {
   const weights = { ...DEFAULT_WEIGHTS, ...options.weights };
   const bad = Object.entries(weights).filter(([, value]) => typeof value !== "number" || !Number.isFinite(value) || value < 0);
   if (bad.length > 0) {
-    throw new ContextConfigError(NAME, bad.map(([key, value]) => ({ path: `weights.${key}`, message: `must be a finite number ≥ 0, got ${String(value)}` })));
+    throw new ContextConfigError(
+      NAME,
+      bad.map(([key, value]) => ({ path: `weights.${key}`, message: `must be a finite number ≥ 0, got ${String(value)}` })),
+    );
   }
 
   return {

@@ -4,7 +4,11 @@ import { ContextConfigError } from "../errors.js";
 import type { Message, ToolMessage } from "../messages/message.js";
 import { isRerunnableToolResult, microcompact } from "./microcompact.js";
 
-const call = (id: string, name: string): Message => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: "{}" } }] });
+const call = (id: string, name: string): Message => ({
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id, type: "function", function: { name, arguments: "{}" } }],
+});
 const output = "x ".repeat(200);
 
 const conversation: Message[] = [
@@ -32,11 +36,17 @@ describe("microcompact", () => {
       expect(after[4]).toBe(output); // run_tests is not re-runnable
       expect(after[6]).toMatch(/^\[stale grep result cleared/);
       expect(after[8]).toBe(output); // the newest result
-      expect(result.view.entries[2]!.edit).toEqual({ strategy: "microcompact", originalTokens: createTestView(conversation).entries[2]!.tokens });
+      expect(result.view.entries[2]!.edit).toEqual({
+        strategy: "microcompact",
+        originalTokens: createTestView(conversation).entries[2]!.tokens,
+      });
     });
 
     it("should take a classifier of its own", async () => {
-      const result = await microcompact({ keepRecent: 0, isClearable: (name) => name === "run_tests" }).apply(createTestView(conversation), createTestContext());
+      const result = await microcompact({ keepRecent: 0, isClearable: (name) => name === "run_tests" }).apply(
+        createTestView(conversation),
+        createTestContext(),
+      );
       const after = contents(result.view);
       expect(after[4]).toMatch(/^\[stale run_tests result cleared/);
       expect(after[2]).toBe(output);

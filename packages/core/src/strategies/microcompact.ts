@@ -3,6 +3,7 @@ import { ContextConfigError } from "../errors.js";
 import type { ToolMessage } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { reachFor } from "../pipeline/reach-for.js";
 import { findToolNames } from "./tool-names.js";
 
 const NAME = "microcompact";
@@ -35,8 +36,10 @@ function placeholderFor(toolName: string, originalTokens: number): string {
 export function microcompact(options: MicrocompactOptions = {}): Strategy {
   const { keepRecent = 3, idleMs = 300_000, isClearable = isRerunnableToolResult } = options;
   const issues = [];
-  if (!Number.isInteger(keepRecent) || keepRecent < 0) issues.push({ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` });
-  if (idleMs !== null && (!Number.isInteger(idleMs) || idleMs < 0)) issues.push({ path: "idleMs", message: `must be a non-negative integer of milliseconds or null, got ${idleMs}` });
+  if (!Number.isInteger(keepRecent) || keepRecent < 0)
+    issues.push({ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` });
+  if (idleMs !== null && (!Number.isInteger(idleMs) || idleMs < 0))
+    issues.push({ path: "idleMs", message: `must be a non-negative integer of milliseconds or null, got ${idleMs}` });
   if (typeof isClearable !== "function") issues.push({ path: "isClearable", message: "must be a function (toolName, message) => boolean" });
   if (issues.length > 0) throw new ContextConfigError(NAME, issues);
 
@@ -47,14 +50,19 @@ export function microcompact(options: MicrocompactOptions = {}): Strategy {
     let entries: ViewEntry[] | undefined;
     let tokens = view.tokens;
     for (const position of clearable) {
-      if (tokens <= context.target) break;
+      if (tokens <= reachFor(context)) break;
       const entry = view.entries[position]!;
       const message = entry.message as ToolMessage;
       const toolName = names.get(position)!;
       // A synthetic result (a repair notice) is a few tokens, and a trailing unit's are rebuilt on every request: clearing one would not last.
       if (entry.source.kind !== "history" || findContextEdit(entry) !== undefined || !isClearable(toolName, message)) continue;
       if (!isProtectedEntry(view, position, context.protectFirst).canAlter) continue;
-      const cleared = replaceEntryMessage(entry, { ...message, content: placeholderFor(toolName, entry.tokens) }, NAME, context.countMessage);
+      const cleared = replaceEntryMessage(
+        entry,
+        { ...message, content: placeholderFor(toolName, entry.tokens) },
+        NAME,
+        context.countMessage,
+      );
       if (cleared.tokens >= entry.tokens) continue;
       entries ??= [...view.entries];
       entries[position] = cleared;

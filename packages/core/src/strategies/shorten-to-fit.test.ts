@@ -7,15 +7,29 @@ import { shortenToFit } from "./shorten-to-fit.js";
 
 /** An edit call whose arguments carry a long new text, as coding agents send. */
 function editCall(id: string): AssistantMessage {
-  const args = { file_path: `lib/app/module_${id}.ex`, new_string: `defmodule App.Module${id} do\n${"  def run, do: :ok\n".repeat(60)}end` };
-  return { role: "assistant", content: `Editing module ${id}. ${"Some reasoning about it. ".repeat(40)}`, tool_calls: [{ id, type: "function", function: { name: "Edit", arguments: JSON.stringify(args) } }] };
+  const args = {
+    file_path: `lib/app/module_${id}.ex`,
+    new_string: `defmodule App.Module${id} do\n${"  def run, do: :ok\n".repeat(60)}end`,
+  };
+  return {
+    role: "assistant",
+    content: `Editing module ${id}. ${"Some reasoning about it. ".repeat(40)}`,
+    tool_calls: [{ id, type: "function", function: { name: "Edit", arguments: JSON.stringify(args) } }],
+  };
 }
 
-const result = (id: string): Message => ({ role: "tool", tool_call_id: id, content: `Updated lib/app/module_${id}.ex with handle_${id}\n${"ok ".repeat(400)}` });
+const result = (id: string): Message => ({
+  role: "tool",
+  tool_call_id: id,
+  content: `Updated lib/app/module_${id}.ex with handle_${id}\n${"ok ".repeat(400)}`,
+});
 
 /** One user message, then `count` edit units: a single long turn. */
 function longTurn(count: number): Message[] {
-  return [{ role: "user", content: "refactor the app" }, ...Array.from({ length: count }, (_, index) => [editCall(`c${index}`), result(`c${index}`)]).flat()];
+  return [
+    { role: "user", content: "refactor the app" },
+    ...Array.from({ length: count }, (_, index) => [editCall(`c${index}`), result(`c${index}`)]).flat(),
+  ];
 }
 
 const isShortened = (view: ReturnType<typeof createTestView>, index: number) => view.entries[index]!.edit?.strategy === "shorten-to-fit";

@@ -20,7 +20,8 @@ export function isIdentifier(token: string): boolean {
     if (/\.[A-Za-z0-9]{1,8}$/.test(token) && LETTER.test(segments.at(-1) ?? "")) return true;
     return segments.length >= 3 || (segments.length === 2 && /^(\/|\.{1,2}\/|~\/)/.test(token));
   }
-  if (/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/.test(token)) return token.split(".").some((segment) => segment.length >= 2 && LETTER.test(segment));
+  if (/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$/.test(token))
+    return token.split(".").some((segment) => segment.length >= 2 && LETTER.test(segment));
   if (token.includes(".") || token.startsWith("-")) return false;
   if (token.includes("-")) return /^[a-f0-9]{8}-[a-f0-9]{4}-/i.test(token);
   if (/^_*[A-Za-z0-9]+(_+[A-Za-z0-9]+)+_*$/.test(token)) return true;
@@ -69,11 +70,13 @@ export function digestToolResult(text: string, options: DigestOptions): string {
   const scanned = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
   const found = ERROR_LINE.exec(scanned);
   const lineEnd = found === null ? -1 : scanned.indexOf("\n", found.index);
-  const errorLine = found === null ? undefined : scanned.slice(scanned.lastIndexOf("\n", found.index) + 1, lineEnd === -1 ? undefined : lineEnd).trim();
+  const errorLine =
+    found === null ? undefined : scanned.slice(scanned.lastIndexOf("\n", found.index) + 1, lineEnd === -1 ? undefined : lineEnd).trim();
   if (errorLine !== undefined && errorLine !== "") {
     parts.push(`first error: ${errorLine.length > ERROR_LINE_CHARS ? `${errorLine.slice(0, ERROR_LINE_CHARS)}…` : errorLine}`);
   }
   const { identifiers, total } = listIdentifiers(text, options.maxIdentifiers);
-  if (identifiers.length > 0) parts.push(`it named: ${identifiers.join(", ")}${total > identifiers.length ? ` and ${total - identifiers.length} more` : ""}`);
+  if (identifiers.length > 0)
+    parts.push(`it named: ${identifiers.join(", ")}${total > identifiers.length ? ` and ${total - identifiers.length} more` : ""}`);
   return parts.join("; ");
 }

@@ -77,7 +77,11 @@ describe("trimLongText", () => {
 
   describe("headChars and tailChars", () => {
     it("should keep as much head and tail as asked", async () => {
-      const result = await trimAll([toolCallMessage("a"), toolResultMessage("a", LONG), userMessage("next")], { maxChars: 50, headChars: 3, tailChars: 4 });
+      const result = await trimAll([toolCallMessage("a"), toolResultMessage("a", LONG), userMessage("next")], {
+        maxChars: 50,
+        headChars: 3,
+        tailChars: 4,
+      });
       expect(result.view.entries[1]!.message).toMatchObject({ role: "tool", tool_call_id: "a", content: trimText(LONG, 3, 4) });
       expect(result.view.entries[1]!.message.metadata).toBeUndefined();
       expect(result.view.entries[1]!.edit).toEqual({ strategy: "trim-long-text", originalTokens: expect.any(Number) });
@@ -93,20 +97,37 @@ describe("trimLongText", () => {
   describe("content parts", () => {
     it("should trim long text parts and keep other parts and tool-call arguments as they are", async () => {
       const image = { type: "image_url", image_url: { url: "https://example.com/a.png" } };
-      const call: Message = { role: "assistant", content: LONG, tool_calls: [{ id: "a", type: "function", function: { name: "bash", arguments: LONG } }] };
+      const call: Message = {
+        role: "assistant",
+        content: LONG,
+        tool_calls: [{ id: "a", type: "function", function: { name: "bash", arguments: LONG } }],
+      };
       const result = await trimAll(
-        [userMessage("task"), { role: "user", content: [{ type: "text", text: LONG }, image] }, call, toolResultMessage("a", "ok"), userMessage("next")],
+        [
+          userMessage("task"),
+          { role: "user", content: [{ type: "text", text: LONG }, image] },
+          call,
+          toolResultMessage("a", "ok"),
+          userMessage("next"),
+        ],
         { maxChars: 50 },
       );
       expect(result.view.entries[1]!.message.content).toEqual([{ type: "text", text: trimText(LONG, 20, 10) }, image]);
-      expect(result.view.entries[2]!.message).toMatchObject({ content: trimText(LONG, 20, 10), tool_calls: [{ function: { arguments: LONG } }] });
+      expect(result.view.entries[2]!.message).toMatchObject({
+        content: trimText(LONG, 20, 10),
+        tool_calls: [{ function: { arguments: LONG } }],
+      });
     });
   });
 
   describe("tool-call arguments", () => {
     it("should trim long string values inside JSON arguments and keep them valid JSON", async () => {
       const argumentsText = JSON.stringify({ path: "a.ts", content: LONG, lines: [LONG, "short"] });
-      const call: Message = { role: "assistant", content: null, tool_calls: [{ id: "w", type: "function", function: { name: "write", arguments: argumentsText } }] };
+      const call: Message = {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "w", type: "function", function: { name: "write", arguments: argumentsText } }],
+      };
       const result = await trimAll([userMessage("task"), call, toolResultMessage("w", "ok"), userMessage("next")], { maxChars: 50 });
       const message = result.view.entries[1]!.message;
       const trimmed = message.role === "assistant" ? message.tool_calls![0]!.function.arguments : "";
@@ -161,7 +182,11 @@ const TRIMMED = /^([\s\S]*)\n\[… (\d+) characters trimmed …\]\n([\s\S]*)$/u;
 const denseTextArbitrary: fc.Arbitrary<string> = fc
   .tuple(
     fc.array(
-      fc.oneof(messageTextArbitrary(), fc.string({ unit: "grapheme", minLength: 1 }), fc.constantFrom("😀", "👩‍💻", "🇯🇵🇫🇷", "漢字", "e\u0301", "👍🏽")),
+      fc.oneof(
+        messageTextArbitrary(),
+        fc.string({ unit: "grapheme", minLength: 1 }),
+        fc.constantFrom("😀", "👩‍💻", "🇯🇵🇫🇷", "漢字", "e\u0301", "👍🏽"),
+      ),
       { minLength: 1, maxLength: 8 },
     ),
     fc.integer({ min: 1, max: 40 }),
@@ -192,11 +217,15 @@ describe("trimLongText (properties)", () => {
 
   it("should leave no lone surrogate in any view it trims", async () => {
     await fc.assert(
-      fc.asyncProperty(historyArbitrary({ hugeOutputs: true, maxUnits: 6 }), fc.integer({ min: 10, max: 500 }), async (history, maxChars) => {
-        const view = createRepairedTestView(history);
-        const result = await trimLongText({ maxChars }).apply(view, createTestContext());
-        for (const entry of result.view.entries) expect(LONE_SURROGATE.test(JSON.stringify(entry.message.content))).toBe(false);
-      }),
+      fc.asyncProperty(
+        historyArbitrary({ hugeOutputs: true, maxUnits: 6 }),
+        fc.integer({ min: 10, max: 500 }),
+        async (history, maxChars) => {
+          const view = createRepairedTestView(history);
+          const result = await trimLongText({ maxChars }).apply(view, createTestContext());
+          for (const entry of result.view.entries) expect(LONE_SURROGATE.test(JSON.stringify(entry.message.content))).toBe(false);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -4,6 +4,7 @@ import { ContextConfigError, type ErrorIssue } from "../errors.js";
 import type { ContentPart, Message, TextPart, ToolCall } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { reachFor } from "../pipeline/reach-for.js";
 
 const NAME = "trim-long-text";
 
@@ -27,9 +28,7 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
   const trimContent = (content: Message["content"]): Message["content"] | undefined => {
     if (typeof content === "string") return content.length > maxChars ? trimText(content, headChars, tailChars) : undefined;
     if (content === null || !content.some((part) => isLongTextPart(part, maxChars))) return undefined;
-    return content.map((part) =>
-      isLongTextPart(part, maxChars) ? { ...part, text: trimText(part.text, headChars, tailChars) } : part,
-    );
+    return content.map((part) => (isLongTextPart(part, maxChars) ? { ...part, text: trimText(part.text, headChars, tailChars) } : part));
   };
 
   // Arguments must stay valid JSON for the provider, so long string values inside are trimmed instead.
@@ -43,9 +42,11 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
     }
     const limit = Math.floor(maxChars / 2);
     const trimValue = (value: unknown): unknown => {
-      if (typeof value === "string") return value.length > limit ? trimText(value, Math.floor(headChars / 2), Math.floor(tailChars / 2)) : value;
+      if (typeof value === "string")
+        return value.length > limit ? trimText(value, Math.floor(headChars / 2), Math.floor(tailChars / 2)) : value;
       if (Array.isArray(value)) return value.map(trimValue);
-      if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, trimValue(child)]));
+      if (value !== null && typeof value === "object")
+        return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, trimValue(child)]));
       return value;
     };
     const trimmed = JSON.stringify(trimValue(parsed));
@@ -64,7 +65,11 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
       });
     }
     if (content === undefined && toolCalls === undefined) return undefined;
-    return { ...message, ...(content === undefined ? {} : { content }), ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }) } as Message;
+    return {
+      ...message,
+      ...(content === undefined ? {} : { content }),
+      ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }),
+    } as Message;
   };
 
   return {
@@ -75,7 +80,7 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
       // Oldest first, not longest first: the next step most likely depends on recent outputs, and
       // longest first would trim the huge output the agent just asked for before an old, merely long one.
       for (const [index, entry] of view.entries.entries()) {
-        if (tokens <= context.target) break;
+        if (tokens <= reachFor(context)) break;
         if (findContextEdit(entry)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const message = trimMessage(entry.message);

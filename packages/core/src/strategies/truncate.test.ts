@@ -73,7 +73,12 @@ describe("truncate", () => {
     });
 
     it("should not drop a unit that holds a pinned result", async () => {
-      const view = createTestView([userMessage("task"), toolCallMessage("a"), pinnedMessage(toolResultMessage("a", "x")), userMessage("latest")]);
+      const view = createTestView([
+        userMessage("task"),
+        toolCallMessage("a"),
+        pinnedMessage(toolResultMessage("a", "x")),
+        userMessage("latest"),
+      ]);
       const result = await truncate().apply(view, createTestContext());
       expect(historyIndices(result.view)).toEqual([1, 2, 3]);
     });
@@ -103,8 +108,16 @@ describe("truncate", () => {
 
 describe("truncate and summaries", () => {
   it("should drop older units before a summary, and the summary only when nothing else is left", async () => {
-    const summary = { message: { role: "user", content: "<summary>\nearlier work\n</summary>", metadata: { ctxkit: { source: "summary" } } }, tokens: 50, source: { kind: "synthetic", origin: "summary" } } as const;
-    const entry = (index: number, content: string) => ({ message: { role: "assistant", content } as const, tokens: 50, source: { kind: "history", index } as const });
+    const summary = {
+      message: { role: "user", content: "<summary>\nearlier work\n</summary>", metadata: { ctxkit: { source: "summary" } } },
+      tokens: 50,
+      source: { kind: "synthetic", origin: "summary" },
+    } as const;
+    const entry = (index: number, content: string) => ({
+      message: { role: "assistant", content } as const,
+      tokens: 50,
+      source: { kind: "history", index } as const,
+    });
     const latest = { message: { role: "user", content: "now" } as const, tokens: 10, source: { kind: "history", index: 9 } as const };
     const view = createViewDraft([summary, entry(5, "a"), entry(6, "b"), latest]);
     const gentle = await truncate().apply(view, createTestContext({ target: 70 }));

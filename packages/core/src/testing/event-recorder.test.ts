@@ -27,9 +27,13 @@ describe("createEventRecorder", () => {
 
   it("should record before a failing handler of higher priority", async () => {
     const coordinator = createCoordinator({ onHandlerError: () => {} });
-    coordinator.hooks.register("context:repair", () => {
-      throw new Error("boom");
-    }, { priority: -1_000 });
+    coordinator.hooks.register(
+      "context:repair",
+      () => {
+        throw new Error("boom");
+      },
+      { priority: -1_000 },
+    );
     const recorder = createEventRecorder(coordinator);
     await coordinator.hooks.emit("context:repair", repair);
     expect(recorder.of("context:repair")).toHaveLength(1);

@@ -10,11 +10,19 @@ export function toolCallMessage(...ids: string[]): AssistantMessage {
   return {
     role: "assistant",
     content: null,
-    tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `${id}.txt` }) } })),
+    tool_calls: ids.map((id) => ({
+      id,
+      type: "function",
+      function: { name: "read_file", arguments: JSON.stringify({ path: `${id}.txt` }) },
+    })),
   };
 }
 
-export const toolResultMessage = (toolCallId: string, content: string): ToolMessage => ({ role: "tool", tool_call_id: toolCallId, content });
+export const toolResultMessage = (toolCallId: string, content: string): ToolMessage => ({
+  role: "tool",
+  tool_call_id: toolCallId,
+  content,
+});
 
 /** A user question, one tool call whose output has `outputChars` characters, and an answer. */
 export function sampleTurn(index: number, outputChars = 2_000): Message[] {

@@ -5,6 +5,8 @@ import { parseMessage } from "../messages/parse-message.js";
 
 /** Reads a JSONL file of messages; a bad line throws `ContextValidationError` naming its index. */
 export function readMessagesFile(path: string): Message[] {
-  const lines = readFileSync(path, "utf8").split("\n").filter((line) => line.trim().length > 0);
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim().length > 0);
   return lines.map((line, index) => parseMessage(JSON.parse(line), index));
 }

@@ -7,7 +7,7 @@ const exact = (text: string): number => countTokens(text, { disallowedSpecial: n
 
 const samples = {
   prose: "The quick brown fox jumps over the lazy dog. It was the best of times, it was the worst of times.",
-  code: 'export function add(a: number, b: number): number {\n  return a + b; // sum\n}\nconst x = add(1, 2);\n',
+  code: "export function add(a: number, b: number): number {\n  return a + b; // sum\n}\nconst x = add(1, 2);\n",
   json: '{"id":"call_abc123","type":"function","function":{"name":"read_file","arguments":"{\\"path\\":\\"src/index.ts\\"}"}}',
   chinese: "上下文管理器决定代理记住什么，并在每次调用模型之前把消息放进预算。",
   japanese: "コンテキストマネージャーはエージェントの記憶を管理します。",

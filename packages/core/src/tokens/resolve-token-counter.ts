@@ -17,8 +17,6 @@ export function resolveTokenCounter(option: TokenizerOption = "o200k_base"): Tok
       return estimateCounter();
     default:
       // Reachable from JavaScript or an unchecked config: name what would have worked.
-      throw new TypeError(
-        `Unknown tokenizer ${JSON.stringify(option)}: use "o200k_base", "cl100k_base", "estimate" or a TokenCounter.`,
-      );
+      throw new TypeError(`Unknown tokenizer ${JSON.stringify(option)}: use "o200k_base", "cl100k_base", "estimate" or a TokenCounter.`);
   }
 }

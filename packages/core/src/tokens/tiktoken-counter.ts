@@ -38,7 +38,7 @@ export interface TiktokenCounterOptions {
   readonly ranks?: TiktokenRanks;
 }
 
-const CONTRACTION = String.raw`'(?:[sS]|[tT]|[dD]|[mM]|[lL][lL]|[vV][eE]|[rR][eE])`;
+const CONTRACTION = `'(?:[sS]|[tT]|[dD]|[mM]|[lL][lL]|[vV][eE]|[rR][eE])`;
 
 /**
  * tiktoken's pre-token patterns in JavaScript syntax, without captures (faster). cl100k's is the one
@@ -87,7 +87,9 @@ function loadRankFile(encoding: TiktokenEncoding): TiktokenRanks {
 
 function checkRanks(ranks: TiktokenRanks, encoding: TiktokenEncoding): TiktokenRanks {
   if (typeof ranks?.bpe_ranks !== "string") {
-    throw new TypeError(`The rank data for ${encoding} has no "bpe_ranks" string: pass a js-tiktoken rank file, such as js-tiktoken/ranks/${encoding}.`);
+    throw new TypeError(
+      `The rank data for ${encoding} has no "bpe_ranks" string: pass a js-tiktoken rank file, such as js-tiktoken/ranks/${encoding}.`,
+    );
   }
   return ranks;
 }

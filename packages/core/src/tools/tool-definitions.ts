@@ -26,7 +26,8 @@ export const PIN_MESSAGE_TOOL: FunctionToolDefinition = deepFreeze({
   type: "function",
   function: {
     name: PIN_MESSAGE,
-    description: "Keep a message in your context for the rest of the session: it is never dropped or shortened when the conversation is compacted. Use it for instructions, decisions or facts you must not lose.",
+    description:
+      "Keep a message in your context for the rest of the session: it is never dropped or shortened when the conversation is compacted. Use it for instructions, decisions or facts you must not lose.",
     parameters: indexParameters,
   },
 });
@@ -44,11 +45,15 @@ export const RETRIEVE_TOOL_RESULT_TOOL: FunctionToolDefinition = deepFreeze({
   type: "function",
   function: {
     name: RETRIEVE_TOOL_RESULT,
-    description: "Read the full text of a tool result that was offloaded from your context (shown as \"[tool result offloaded: …]\").",
+    description: 'Read the full text of a tool result that was offloaded from your context (shown as "[tool result offloaded: …]").',
     parameters: {
       type: "object",
       properties: {
         tool_call_id: { type: "string", description: "The tool_call_id named in the offload notice." },
+        index: {
+          type: "integer",
+          description: "The index named in the offload notice: which result, when a tool_call_id was used more than once.",
+        },
         offset: { type: "integer", description: "Character to start from, for a result longer than max_chars. Default 0." },
         max_chars: { type: "integer", description: "The most characters to return. Default 20000." },
       },

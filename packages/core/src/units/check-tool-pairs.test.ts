@@ -7,7 +7,6 @@ import { checkToolPairs } from "./check-tool-pairs.js";
 import type { ToolPairViolationKind } from "./tool-unit.js";
 import { answer, calling, result, user } from "../../test/tool-pair-messages.js";
 
-
 describe("checkToolPairs", () => {
   describe("valid sequences", () => {
     it("should find nothing in an empty history", () => {
@@ -38,7 +37,9 @@ describe("checkToolPairs", () => {
     });
 
     it("should report a result inside a unit that answers none of its calls", () => {
-      expect(checkToolPairs([calling("a"), result("a"), result("ghost")])).toEqual([{ kind: "orphan_result", index: 2, toolCallId: "ghost" }]);
+      expect(checkToolPairs([calling("a"), result("a"), result("ghost")])).toEqual([
+        { kind: "orphan_result", index: 2, toolCallId: "ghost" },
+      ]);
     });
   });
 

@@ -5,7 +5,11 @@ import type { AssistantMessage, ToolMessage } from "../messages/message.js";
 import { findToolUnits } from "./find-tool-units.js";
 
 function calling(...ids: string[]): AssistantMessage {
-  return { role: "assistant", content: null, tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "bash", arguments: "{}" } })) };
+  return {
+    role: "assistant",
+    content: null,
+    tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "bash", arguments: "{}" } })),
+  };
 }
 
 function result(toolCallId: string): ToolMessage {

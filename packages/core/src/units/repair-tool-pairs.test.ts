@@ -8,9 +8,12 @@ import { findToolUnits } from "./find-tool-units.js";
 import { repairToolPairs } from "./repair-tool-pairs.js";
 import { answer, calling, result, user } from "../../test/tool-pair-messages.js";
 
-
 function expectMissingResult(message: Message | undefined, toolCallId: string): void {
-  expect(message).toMatchObject({ role: "tool", tool_call_id: toolCallId, metadata: { ctxkit: { source: "repair", kind: "dangling_call" } } });
+  expect(message).toMatchObject({
+    role: "tool",
+    tool_call_id: toolCallId,
+    metadata: { ctxkit: { source: "repair", kind: "dangling_call" } },
+  });
   expect(message?.content).toMatch(/missing/);
   expect(Object.isFrozen(message)).toBe(true);
   expect(Object.isFrozen(message?.metadata?.ctxkit)).toBe(true);
@@ -164,9 +167,13 @@ describe("repairToolPairs", () => {
     it("should add one synthetic result per dangling call, and nothing more", () => {
       fc.assert(
         fc.property(historyArbitrary({ broken: true }), (history) => {
-          const danglingIds = checkToolPairs(history).filter((violation) => violation.kind === "dangling_call").map((violation) => violation.toolCallId);
+          const danglingIds = checkToolPairs(history)
+            .filter((violation) => violation.kind === "dangling_call")
+            .map((violation) => violation.toolCallId);
           const { messages, sources, repairs } = repairToolPairs(history);
-          const syntheticIds = messages.flatMap((message, index) => (sources[index] === null && message.role === "tool" ? [message.tool_call_id] : []));
+          const syntheticIds = messages.flatMap((message, index) =>
+            sources[index] === null && message.role === "tool" ? [message.tool_call_id] : [],
+          );
           expect(syntheticIds).toEqual(danglingIds);
           expect(repairs.filter((repair) => repair.kind === "dangling_call").flatMap((repair) => repair.toolCallIds)).toEqual(danglingIds);
         }),

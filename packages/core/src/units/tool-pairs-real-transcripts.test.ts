@@ -11,7 +11,11 @@ import { repairToolPairs } from "./repair-tool-pairs.js";
 const repositoryRoot = new URL("../../../../", import.meta.url);
 const transcriptsDirectory = fileURLToPath(new URL("../shared/data/transcripts/", repositoryRoot));
 const exists = existsSync(transcriptsDirectory);
-const transcriptFiles = exists ? readdirSync(transcriptsDirectory).filter((file) => file.endsWith(".jsonl")).sort() : [];
+const transcriptFiles = exists
+  ? readdirSync(transcriptsDirectory)
+      .filter((file) => file.endsWith(".jsonl"))
+      .sort()
+  : [];
 
 // The only tool-pair anomaly the recordings hold: the session ends on a call that never got its result.
 const expectedViolationKinds: Readonly<Record<string, readonly string[]>> = {

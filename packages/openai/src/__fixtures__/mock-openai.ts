@@ -27,7 +27,12 @@ export function mockOpenAI(replies: readonly ChatCompletionMessage[]): MockOpenA
 }
 
 export function toolCallReply(id: string, name: string, args: unknown): ChatCompletionMessage {
-  return { role: "assistant", content: null, refusal: null, tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }] };
+  return {
+    role: "assistant",
+    content: null,
+    refusal: null,
+    tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+  };
 }
 
 export function textReply(text: string): ChatCompletionMessage {

@@ -11,12 +11,24 @@ export type AgentUserContent =
   | { type: "input_text"; text: string; providerData?: Record<string, unknown> }
   | { type: "input_image"; image?: string | { id: string }; detail?: string; providerData?: Record<string, unknown> }
   | { type: "input_file"; file?: string | { id: string } | { url: string }; filename?: string; providerData?: Record<string, unknown> }
-  | { type: "audio"; audio: string | { id: string }; format?: string | null; transcript?: string | null; providerData?: Record<string, unknown> };
+  | {
+      type: "audio";
+      audio: string | { id: string };
+      format?: string | null;
+      transcript?: string | null;
+      providerData?: Record<string, unknown>;
+    };
 
 export type AgentAssistantContent =
   | { type: "output_text"; text: string; providerData?: Record<string, unknown> }
   | { type: "refusal"; refusal: string; providerData?: Record<string, unknown> }
-  | { type: "audio"; audio: string | { id: string }; format?: string | null; transcript?: string | null; providerData?: Record<string, unknown> }
+  | {
+      type: "audio";
+      audio: string | { id: string };
+      format?: string | null;
+      transcript?: string | null;
+      providerData?: Record<string, unknown>;
+    }
   | { type: "image"; image: string; providerData?: Record<string, unknown> };
 
 export interface AgentUserMessageItem extends ItemBase {

@@ -1,5 +1,12 @@
 // ctxkit messages to and from OpenAI Agents JS items.
-import { ContextValidationError, toProviderMessages, type AssistantMessage, type ContentPart, type Message, type ToolCall } from "@ctxkit/core";
+import {
+  ContextValidationError,
+  toProviderMessages,
+  type AssistantMessage,
+  type ContentPart,
+  type Message,
+  type ToolCall,
+} from "@ctxkit/core";
 import { isFilePart, isImageUrlPart, isInputAudioPart, isRecord, isRefusalPart, isTextPart, textOf } from "../content-parts.js";
 import type { AgentAssistantContent, AgentInputItem, AgentReasoningItem, AgentToolOutput, AgentUserContent } from "./agent-input-item.js";
 
@@ -17,7 +24,15 @@ export function toAgentInputItems(view: readonly Message[]): AgentInputItem[] {
       case "developer":
         return [{ role: "system", content: textOf(message.content) }];
       case "user":
-        return [{ role: "user", content: typeof message.content === "string" ? message.content : message.content.map((part, position) => toUserContent(part, index, position)) }];
+        return [
+          {
+            role: "user",
+            content:
+              typeof message.content === "string"
+                ? message.content
+                : message.content.map((part, position) => toUserContent(part, index, position)),
+          },
+        ];
       case "assistant":
         for (const call of message.tool_calls ?? []) callNames.set(call.id, call.function.name);
         return fromAssistant(message);
@@ -42,7 +57,8 @@ function fromAssistant(message: AssistantMessage): AgentInputItem[] {
     if (content.length > 0) items.push({ role: "assistant", status: "completed", content });
     content = [];
   };
-  const parts: readonly ContentPart[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content ?? []);
+  const parts: readonly ContentPart[] =
+    typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content ?? []);
   for (const part of parts) {
     if (isTextPart(part)) content.push({ type: "output_text", text: part.text });
     else if (isRefusalPart(part)) content.push({ type: "refusal", refusal: part.refusal });
@@ -53,7 +69,13 @@ function fromAssistant(message: AssistantMessage): AgentInputItem[] {
   }
   flush();
   for (const call of message.tool_calls ?? []) {
-    items.push({ type: "function_call", callId: call.id, name: call.function.name, arguments: call.function.arguments, status: "completed" });
+    items.push({
+      type: "function_call",
+      callId: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+      status: "completed",
+    });
   }
   // An empty turn still takes its place in the conversation.
   return items.length > 0 ? items : [{ role: "assistant", status: "completed", content: [] }];
@@ -61,21 +83,33 @@ function fromAssistant(message: AssistantMessage): AgentInputItem[] {
 
 function toUserContent(part: ContentPart, index: number, position: number): AgentUserContent {
   if (isTextPart(part)) return { type: "input_text", text: part.text };
-  if (isImageUrlPart(part)) return { type: "input_image", image: part.image_url.url, ...(part.image_url.detail === undefined ? {} : { detail: part.image_url.detail }) };
+  if (isImageUrlPart(part))
+    return {
+      type: "input_image",
+      image: part.image_url.url,
+      ...(part.image_url.detail === undefined ? {} : { detail: part.image_url.detail }),
+    };
   if (isFilePart(part)) {
     const file = part.file.file_data ?? (part.file.file_id === undefined ? undefined : { id: part.file.file_id });
-    return { type: "input_file", ...(file === undefined ? {} : { file }), ...(part.file.filename === undefined ? {} : { filename: part.file.filename }) };
+    return {
+      type: "input_file",
+      ...(file === undefined ? {} : { file }),
+      ...(part.file.filename === undefined ? {} : { filename: part.file.filename }),
+    };
   }
   if (isInputAudioPart(part)) return { type: "audio", audio: part.input_audio.data, format: part.input_audio.format };
   if (isAgentUserContent(part)) return part;
-  throw new ContextValidationError([{ path: `content.${position}`, message: `an agent user message takes no "${part.type}" part` }], { index });
+  throw new ContextValidationError([{ path: `content.${position}`, message: `an agent user message takes no "${part.type}" part` }], {
+    index,
+  });
 }
 
 function toToolOutput(content: string | readonly ContentPart[], index: number): AgentToolOutput {
   if (typeof content === "string") return content;
   return content.map((part, position) => {
     const converted = toUserContent(part, index, position);
-    if (converted.type === "audio") throw new ContextValidationError([{ path: `content.${position}`, message: "an agent tool result takes no audio part" }], { index });
+    if (converted.type === "audio")
+      throw new ContextValidationError([{ path: `content.${position}`, message: "an agent tool result takes no audio part" }], { index });
     return converted;
   });
 }
@@ -88,7 +122,9 @@ export function fromAgentInputItems(items: readonly AgentInputItem[]): Message[]
     if (turn !== undefined) {
       const { content, toolCalls } = turn;
       const body = content.length > 0 ? content : toolCalls.length > 0 ? null : "";
-      messages.push(toolCalls.length > 0 ? { role: "assistant", content: body, tool_calls: toolCalls } : { role: "assistant", content: body ?? "" });
+      messages.push(
+        toolCalls.length > 0 ? { role: "assistant", content: body, tool_calls: toolCalls } : { role: "assistant", content: body ?? "" },
+      );
     }
     turn = undefined;
   };
@@ -101,7 +137,11 @@ export function fromAgentInputItems(items: readonly AgentInputItem[]): Message[]
       if (item.role === "assistant") openTurn().content.push(...item.content.map(fromAssistantContent));
       else {
         flush();
-        messages.push(item.role === "system" ? { role: "system", content: item.content } : { role: "user", content: typeof item.content === "string" ? item.content : item.content.map(fromUserContent) });
+        messages.push(
+          item.role === "system"
+            ? { role: "system", content: item.content }
+            : { role: "user", content: typeof item.content === "string" ? item.content : item.content.map(fromUserContent) },
+        );
       }
       return;
     }
@@ -110,14 +150,26 @@ export function fromAgentInputItems(items: readonly AgentInputItem[]): Message[]
         openTurn().content.push({ type: REASONING_PART, item: { ...item } });
         return;
       case "function_call":
-        (turn ??= { content: [], toolCalls: [] }).toolCalls.push({ id: item.callId, type: "function", function: { name: item.name, arguments: item.arguments } });
+        (turn ??= { content: [], toolCalls: [] }).toolCalls.push({
+          id: item.callId,
+          type: "function",
+          function: { name: item.name, arguments: item.arguments },
+        });
         return;
       case "function_call_result":
         flush();
         messages.push({ role: "tool", tool_call_id: item.callId, name: item.name, content: fromToolOutput(item.output) });
         return;
       default:
-        throw new ContextValidationError([{ path: "type", message: `a "${describeType(item)}" item has no ctxkit message form; only messages, reasoning, function calls and their results do` }], { index });
+        throw new ContextValidationError(
+          [
+            {
+              path: "type",
+              message: `a "${describeType(item)}" item has no ctxkit message form; only messages, reasoning, function calls and their results do`,
+            },
+          ],
+          { index },
+        );
     }
   });
   flush();

@@ -16,7 +16,10 @@ export interface CtxkitSessionOptions {
 /** `popItem` could not remove the last message: the manager kept its history on `setMessages`. */
 export class SessionPopError extends ContextError {
   constructor() {
-    super("CONTEXT_SESSION_POP", "popItem needs a manager whose setMessages replaces the history (a journal that already held records keeps them): use a fresh session or an in-memory manager");
+    super(
+      "CONTEXT_SESSION_POP",
+      "popItem needs a manager whose setMessages replaces the history (a journal that already held records keeps them): use a fresh session or an in-memory manager",
+    );
   }
 }
 

@@ -17,7 +17,10 @@ export function fromChatCompletionMessage(message: ChatCompletionMessageParam | 
     case "tool":
       return message;
     case "function":
-      throw new ContextValidationError([{ path: "role", message: 'deprecated "function" messages are not supported: send tool calls and "tool" messages' }], options);
+      throw new ContextValidationError(
+        [{ path: "role", message: 'deprecated "function" messages are not supported: send tool calls and "tool" messages' }],
+        options,
+      );
     case "assistant":
       return fromAssistant(message, options);
   }
@@ -31,13 +34,20 @@ type AssistantInput = Extract<ChatCompletionMessageParam, { role: "assistant" }>
 
 function fromAssistant(message: AssistantInput, options: { index?: number }): AssistantMessage {
   if (message.function_call !== undefined && message.function_call !== null) {
-    throw new ContextValidationError([{ path: "function_call", message: "deprecated function_call is not supported: use tool_calls" }], options);
+    throw new ContextValidationError(
+      [{ path: "function_call", message: "deprecated function_call is not supported: use tool_calls" }],
+      options,
+    );
   }
   const toolCalls = (message.tool_calls ?? []).map((call, position) => toToolCall(call, position, options));
   const refusal = typeof message.refusal === "string" ? message.refusal : undefined;
   let content: string | ContentPart[] | null = message.content ?? null;
   // A refusal arrives beside a null content; as a refusal part it stays in the history and reaches the next request.
-  if (refusal !== undefined) content = [...(typeof content === "string" ? [{ type: "text" as const, text: content }] : (content ?? [])), { type: "refusal", refusal }];
+  if (refusal !== undefined)
+    content = [
+      ...(typeof content === "string" ? [{ type: "text" as const, text: content }] : (content ?? [])),
+      { type: "refusal", refusal },
+    ];
   if (content === null && toolCalls.length === 0) content = "";
   const audio = message.audio?.id === undefined ? {} : { audio: { id: message.audio.id } };
   const name = "name" in message && message.name !== undefined ? { name: message.name } : {};
@@ -54,7 +64,12 @@ function fromAssistant(message: AssistantInput, options: { index?: number }): As
 function toToolCall(call: ChatCompletionMessageToolCall, position: number, options: { index?: number }): ToolCall {
   if (call.type !== "function") {
     throw new ContextValidationError(
-      [{ path: `tool_calls.${position}.type`, message: `a "${call.type}" tool call is not supported: ctxkit pairs function tool calls with their results` }],
+      [
+        {
+          path: `tool_calls.${position}.type`,
+          message: `a "${call.type}" tool call is not supported: ctxkit pairs function tool calls with their results`,
+        },
+      ],
       options,
     );
   }

@@ -6,8 +6,18 @@ describe("toChatCompletionMessages", () => {
   it("should return the same frozen objects when there is no metadata to strip", () => {
     const view: Message[] = [
       deepFreeze({ role: "system", content: "Be brief." }),
-      deepFreeze({ role: "user", content: [{ type: "text", text: "Look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } }] }),
-      deepFreeze({ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] }),
+      deepFreeze({
+        role: "user",
+        content: [
+          { type: "text", text: "Look" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } },
+        ],
+      }),
+      deepFreeze({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }],
+      }),
       deepFreeze({ role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "a.txt" }] }),
       deepFreeze({ role: "assistant", content: [{ type: "refusal", refusal: "No." }] }),
     ];
@@ -24,8 +34,23 @@ describe("toChatCompletionMessages", () => {
 
   describe("parts a role cannot take", () => {
     it.each<[string, Message, string]>([
-      ["system", { role: "system", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }, "only text parts in a system message"],
-      ["tool", { role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "a" }, { type: "image_url", image_url: { url: "https://x/y.png" } }] }, "content.1"],
+      [
+        "system",
+        { role: "system", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] },
+        "only text parts in a system message",
+      ],
+      [
+        "tool",
+        {
+          role: "tool",
+          tool_call_id: "c1",
+          content: [
+            { type: "text", text: "a" },
+            { type: "image_url", image_url: { url: "https://x/y.png" } },
+          ],
+        },
+        "content.1",
+      ],
       ["assistant", { role: "assistant", content: [{ type: "reasoning", id: "rs_1", summary: [] }] }, "text and refusal"],
       ["user", { role: "user", content: [{ type: "document", source: {} }] }, '"document" part'],
     ])("should reject a %s message's part with a ContextValidationError that says what is allowed", (_role, message, expected) => {

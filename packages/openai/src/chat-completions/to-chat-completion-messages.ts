@@ -6,7 +6,8 @@ import { isFilePart, isImageUrlPart, isInputAudioPart, isRefusalPart, isTextPart
 type UserPart = Extract<ContentPart, { type: "text" | "image_url" | "input_audio" | "file" }>;
 type AssistantPart = Extract<ContentPart, { type: "text" | "refusal" }>;
 
-const isUserPart = (part: ContentPart): part is UserPart => isTextPart(part) || isImageUrlPart(part) || isInputAudioPart(part) || isFilePart(part);
+const isUserPart = (part: ContentPart): part is UserPart =>
+  isTextPart(part) || isImageUrlPart(part) || isInputAudioPart(part) || isFilePart(part);
 const isAssistantPart = (part: ContentPart): part is AssistantPart => isTextPart(part) || isRefusalPart(part);
 
 // What each role takes, as OpenAI types it.

@@ -17,12 +17,20 @@ describe("a tool-calling loop through client.chat.completions.create", () => {
     await context.addMessage({ role: "user", content: "What do a.txt and b.txt say?", metadata: { traceId: "t-1" } });
 
     for (let step = 0; step < 5; step += 1) {
-      const completion = await client.chat.completions.create({ model: "gpt-test", messages: toChatCompletionMessages(await context.getMessagesForRequest()) });
+      const completion = await client.chat.completions.create({
+        model: "gpt-test",
+        messages: toChatCompletionMessages(await context.getMessagesForRequest()),
+      });
       const reply = completion.choices[0]!.message;
       await context.addMessage(fromChatCompletionMessage(reply));
       if (reply.tool_calls === undefined) break;
       for (const call of reply.tool_calls) {
-        await context.addMessage({ role: "tool", tool_call_id: call.id, content: `hello from ${call.type === "function" ? call.function.arguments : ""}`, metadata: { pinned: false } });
+        await context.addMessage({
+          role: "tool",
+          tool_call_id: call.id,
+          content: `hello from ${call.type === "function" ? call.function.arguments : ""}`,
+          metadata: { pinned: false },
+        });
       }
     }
 
@@ -43,11 +51,15 @@ describe("a tool-calling loop through client.chat.completions.create", () => {
     const context = createSimpleContext({ maxTokens: 1_500, tokenizer: "estimate" });
     await context.addMessage({ role: "user", content: "Search everything." });
     for (let step = 0; step < 12; step += 1) {
-      const completion = await client.chat.completions.create({ model: "gpt-test", messages: toChatCompletionMessages(await context.getMessagesForRequest()) });
+      const completion = await client.chat.completions.create({
+        model: "gpt-test",
+        messages: toChatCompletionMessages(await context.getMessagesForRequest()),
+      });
       const reply = completion.choices[0]!.message;
       await context.addMessage(fromChatCompletionMessage(reply));
       if (reply.tool_calls === undefined) break;
-      for (const call of reply.tool_calls) await context.addMessage({ role: "tool", tool_call_id: call.id, content: "match\n".repeat(150) });
+      for (const call of reply.tool_calls)
+        await context.addMessage({ role: "tool", tool_call_id: call.id, content: "match\n".repeat(150) });
     }
     expect(requests).toHaveLength(9);
     const sizes = requests.map((request) => JSON.stringify(request.messages).length);

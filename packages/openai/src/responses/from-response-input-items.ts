@@ -39,14 +39,30 @@ export function fromResponseInputItems(items: readonly ResponseItem[]): Message[
         openTurn().content.push({ ...item });
         return;
       case "function_call":
-        (turn ??= { content: [], toolCalls: [] }).toolCalls.push({ id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } });
+        (turn ??= { content: [], toolCalls: [] }).toolCalls.push({
+          id: item.call_id,
+          type: "function",
+          function: { name: item.name, arguments: item.arguments },
+        });
         return;
       case "function_call_output":
         flush();
-        messages.push({ role: "tool", tool_call_id: item.call_id, content: typeof item.output === "string" ? item.output : item.output.map(fromInputPart) });
+        messages.push({
+          role: "tool",
+          tool_call_id: item.call_id,
+          content: typeof item.output === "string" ? item.output : item.output.map(fromInputPart),
+        });
         return;
       default:
-        throw new ContextValidationError([{ path: "type", message: `a "${item.type}" item has no ctxkit message form; only message, reasoning, function_call and function_call_output items do` }], { index });
+        throw new ContextValidationError(
+          [
+            {
+              path: "type",
+              message: `a "${item.type}" item has no ctxkit message form; only message, reasoning, function_call and function_call_output items do`,
+            },
+          ],
+          { index },
+        );
     }
   });
   flush();
@@ -58,7 +74,9 @@ function toAssistant(content: ContentPart[], toolCalls: ToolCall[]): AssistantMe
   return toolCalls.length > 0 ? { role: "assistant", content: body, tool_calls: toolCalls } : { role: "assistant", content: body ?? "" };
 }
 
-type AssistantContent = string | readonly (ResponseInputContent | { type: "output_text"; text: string } | { type: "refusal"; refusal: string })[];
+type AssistantContent =
+  | string
+  | readonly (ResponseInputContent | { type: "output_text"; text: string } | { type: "refusal"; refusal: string })[];
 
 function assistantParts(content: AssistantContent): ContentPart[] {
   if (typeof content === "string") return [{ type: "text", text: content }];

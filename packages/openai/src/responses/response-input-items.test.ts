@@ -4,20 +4,38 @@ import { describe, expect, it } from "vitest";
 import { fromResponseInputItems } from "./from-response-input-items.js";
 import { toResponseInputItems } from "./to-response-input-items.js";
 
-const reasoning = { type: "reasoning" as const, id: "rs_1", summary: [{ type: "summary_text" as const, text: "Need the file list." }], encrypted_content: "gAAAA-opaque" };
+const reasoning = {
+  type: "reasoning" as const,
+  id: "rs_1",
+  summary: [{ type: "summary_text" as const, text: "Need the file list." }],
+  encrypted_content: "gAAAA-opaque",
+};
 
 describe("toResponseInputItems", () => {
   it("should put each call right after its assistant message and each result as function_call_output", () => {
     const view: Message[] = [
       { role: "developer", content: "Use tools.", metadata: { pinned: true } },
-      { role: "user", content: [{ type: "text", text: "List" }, { type: "image_url", image_url: { url: "https://x/y.png", detail: "low" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "List" },
+          { type: "image_url", image_url: { url: "https://x/y.png", detail: "low" } },
+        ],
+      },
       { role: "assistant", content: "Looking.", tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "c1", content: "a.txt" },
     ];
     const items: ResponseInputItem[] = toResponseInputItems(view);
     expect(items).toEqual([
       { type: "message", role: "developer", content: "Use tools." },
-      { type: "message", role: "user", content: [{ type: "input_text", text: "List" }, { type: "input_image", image_url: "https://x/y.png", detail: "low" }] },
+      {
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "List" },
+          { type: "input_image", image_url: "https://x/y.png", detail: "low" },
+        ],
+      },
       { type: "message", role: "assistant", content: "Looking." },
       { type: "function_call", call_id: "c1", name: "ls", arguments: "{}" },
       { type: "function_call_output", call_id: "c1", output: "a.txt" },
@@ -25,7 +43,9 @@ describe("toResponseInputItems", () => {
   });
 
   it("should reject a part the Responses API cannot take", () => {
-    expect(() => toResponseInputItems([{ role: "user", content: [{ type: "input_audio", input_audio: { data: "A", format: "wav" } }] }])).toThrow(ContextValidationError);
+    expect(() =>
+      toResponseInputItems([{ role: "user", content: [{ type: "input_audio", input_audio: { data: "A", format: "wav" } }] }]),
+    ).toThrow(ContextValidationError);
   });
 });
 
@@ -33,14 +53,23 @@ describe("fromResponseInputItems", () => {
   it("should make one assistant message of a turn's reasoning, text and calls, keeping the reasoning item whole", () => {
     const output: ResponseOutputItem[] = [
       reasoning,
-      { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Looking.", annotations: [] }] },
+      {
+        type: "message",
+        id: "msg_1",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: "Looking.", annotations: [] }],
+      },
       { type: "function_call", id: "fc_1", call_id: "c1", name: "ls", arguments: "{}", status: "completed" },
       { type: "function_call", id: "fc_2", call_id: "c2", name: "pwd", arguments: "{}", status: "completed" },
     ];
-    const messages = parseMessages([...fromResponseInputItems([{ role: "user", content: "List" }, ...output]), ...fromResponseInputItems([
-      { type: "function_call_output", call_id: "c1", output: "a.txt" },
-      { type: "function_call_output", call_id: "c2", output: [{ type: "input_text", text: "/" }] },
-    ])]);
+    const messages = parseMessages([
+      ...fromResponseInputItems([{ role: "user", content: "List" }, ...output]),
+      ...fromResponseInputItems([
+        { type: "function_call_output", call_id: "c1", output: "a.txt" },
+        { type: "function_call_output", call_id: "c2", output: [{ type: "input_text", text: "/" }] },
+      ]),
+    ]);
     expect(messages).toEqual([
       { role: "user", content: "List" },
       {
@@ -73,6 +102,11 @@ describe("fromResponseInputItems", () => {
   });
 
   it("should reject an item ctxkit cannot place, naming its type and index", () => {
-    expect(() => fromResponseInputItems([{ role: "user", content: "x" }, { type: "item_reference", id: "msg_1" }])).toThrow(/index 1.*"item_reference"/);
+    expect(() =>
+      fromResponseInputItems([
+        { role: "user", content: "x" },
+        { type: "item_reference", id: "msg_1" },
+      ]),
+    ).toThrow(/index 1.*"item_reference"/);
   });
 });

@@ -1,7 +1,12 @@
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { checkToolPairs } from "@ctxkit/core";
 import OpenAI from "openai";
-import type { Response as ModelResponse, ResponseCreateParamsNonStreaming, ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
+import type {
+  Response as ModelResponse,
+  ResponseCreateParamsNonStreaming,
+  ResponseInputItem,
+  ResponseOutputItem,
+} from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { fromResponseInputItems } from "./from-response-input-items.js";
 import { toResponseInputItems } from "./to-response-input-items.js";
@@ -15,10 +20,32 @@ function mockResponses(requests: ResponseCreateParamsNonStreaming[]): OpenAI {
       step <= 3
         ? [
             { type: "reasoning", id: `rs_${step}`, summary: [], encrypted_content: `opaque-${step}` },
-            { type: "function_call", id: `fc_${step}`, call_id: `call_${step}`, name: "fetch_page", arguments: `{"page":${step}}`, status: "completed" },
+            {
+              type: "function_call",
+              id: `fc_${step}`,
+              call_id: `call_${step}`,
+              name: "fetch_page",
+              arguments: `{"page":${step}}`,
+              status: "completed",
+            },
           ]
-        : [{ type: "message", id: "msg_4", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Read three pages.", annotations: [] }] }];
-    const response: Partial<ModelResponse> = { id: `resp_${step}`, object: "response", created_at: 0, model: "gpt-test", status: "completed", output };
+        : [
+            {
+              type: "message",
+              id: "msg_4",
+              role: "assistant",
+              status: "completed",
+              content: [{ type: "output_text", text: "Read three pages.", annotations: [] }],
+            },
+          ];
+    const response: Partial<ModelResponse> = {
+      id: `resp_${step}`,
+      object: "response",
+      created_at: 0,
+      model: "gpt-test",
+      status: "completed",
+      output,
+    };
     return new Response(JSON.stringify(response), { status: 200, headers: { "content-type": "application/json" } });
   };
   return new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch, maxRetries: 0 });
@@ -32,11 +59,15 @@ describe("a tool loop through client.responses.create", () => {
     await context.addMessage({ role: "developer", content: "Read pages with the tool.", metadata: { pinned: true } });
     await context.addMessage({ role: "user", content: "Summarize the site." });
     for (let step = 0; step < 6; step += 1) {
-      const response = await client.responses.create({ model: "gpt-test", input: toResponseInputItems(await context.getMessagesForRequest()) });
+      const response = await client.responses.create({
+        model: "gpt-test",
+        input: toResponseInputItems(await context.getMessagesForRequest()),
+      });
       for (const message of fromResponseInputItems(response.output)) await context.addMessage(message);
       const calls = response.output.filter((item) => item.type === "function_call");
       if (calls.length === 0) break;
-      for (const call of calls) await context.addMessage({ role: "tool", tool_call_id: call.call_id, content: `page text for ${call.arguments}` });
+      for (const call of calls)
+        await context.addMessage({ role: "tool", tool_call_id: call.call_id, content: `page text for ${call.arguments}` });
     }
 
     expect(requests).toHaveLength(4);
@@ -49,7 +80,11 @@ describe("a tool loop through client.responses.create", () => {
       expect(checkToolPairs(fromResponseInputItems(input))).toEqual([]);
     }
     const last = requests[3]!.input as ResponseInputItem[];
-    expect(last.map((item) => item.type)).toEqual(["message", "message", ...Array(3).fill(["reasoning", "function_call", "function_call_output"]).flat()]);
+    expect(last.map((item) => item.type)).toEqual([
+      "message",
+      "message",
+      ...Array(3).fill(["reasoning", "function_call", "function_call_output"]).flat(),
+    ]);
     expect(last[2]).toEqual({ type: "reasoning", id: "rs_1", summary: [], encrypted_content: "opaque-1" });
     expect(await context.getMessages()).toHaveLength(2 + 3 * 2 + 1);
   });

@@ -34,7 +34,8 @@ function fromAssistant(message: AssistantMessage, index: number): ResponseInputI
     if (text.length > 0) items.push({ type: "message", role: "assistant", content: text.join("") });
     text = [];
   };
-  const parts: readonly ContentPart[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content ?? []);
+  const parts: readonly ContentPart[] =
+    typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content ?? []);
   parts.forEach((part, position) => {
     if (isTextPart(part)) text.push(part.text);
     else if (isRefusalPart(part)) text.push(part.refusal);
@@ -70,5 +71,8 @@ function toOutput(content: string | readonly ContentPart[], index: number): stri
 }
 
 function refused(index: number, position: number, part: ContentPart, where: string): ContextValidationError {
-  return new ContextValidationError([{ path: `content.${position}`, message: `the Responses API takes no "${part.type}" part in ${where}` }], { index });
+  return new ContextValidationError(
+    [{ path: `content.${position}`, message: `the Responses API takes no "${part.type}" part in ${where}` }],
+    { index },
+  );
 }

@@ -13,8 +13,15 @@ const model = new MockLanguageModelV3({
   doGenerate: async () => {
     calls += 1;
     const content =
-      calls % 2 === 1 ? [{ type: "tool-call" as const, toolCallId: `call_${calls}`, toolName: "readFile", input: "{}" }] : [{ type: "text" as const, text: `Done ${calls}.` }];
-    return { content, finishReason: { unified: calls % 2 === 1 ? ("tool-calls" as const) : ("stop" as const), raw: undefined }, usage, warnings: [] };
+      calls % 2 === 1
+        ? [{ type: "tool-call" as const, toolCallId: `call_${calls}`, toolName: "readFile", input: "{}" }]
+        : [{ type: "text" as const, text: `Done ${calls}.` }];
+    return {
+      content,
+      finishReason: { unified: calls % 2 === 1 ? ("tool-calls" as const) : ("stop" as const), raw: undefined },
+      usage,
+      warnings: [],
+    };
   },
 });
 const readFile = tool({ description: "Reads the file.", inputSchema: z.object({}), execute: async () => "x ".repeat(300) });
@@ -22,7 +29,13 @@ const readFile = tool({ description: "Reads the file.", inputSchema: z.object({}
 const context = createSimpleContext({ maxTokens: 1_500 });
 const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(context) });
 for (let turn = 0; turn < 12; turn += 1) {
-  await generateText({ model: wrapped, system: "You are a careful agent.", prompt: `Task ${turn}: read the file.`, tools: { readFile }, stopWhen: stepCountIs(3) });
+  await generateText({
+    model: wrapped,
+    system: "You are a careful agent.",
+    prompt: `Task ${turn}: read the file.`,
+    tools: { readFile },
+    stopWhen: stepCountIs(3),
+  });
 }
 const history = await context.getMessages();
 console.log(

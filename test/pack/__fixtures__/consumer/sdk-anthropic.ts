@@ -9,8 +9,19 @@ const requests: { messages: { role: string; content: string | Block[] }[] }[] = 
 const fetch = async (_url: unknown, init?: { body?: unknown }): Promise<Response> => {
   requests.push(JSON.parse(String(init?.body)) as (typeof requests)[number]);
   const call = requests.length % 2 === 1;
-  const content = call ? [{ type: "tool_use", id: `toolu_${requests.length}`, name: "read_file", input: {} }] : [{ type: "text", text: `Done ${requests.length}.`, citations: null }];
-  const message = { id: "m", type: "message", role: "assistant", model: "mock", content, stop_reason: call ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
+  const content = call
+    ? [{ type: "tool_use", id: `toolu_${requests.length}`, name: "read_file", input: {} }]
+    : [{ type: "text", text: `Done ${requests.length}.`, citations: null }];
+  const message = {
+    id: "m",
+    type: "message",
+    role: "assistant",
+    model: "mock",
+    content,
+    stop_reason: call ? "tool_use" : "end_turn",
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5 },
+  };
   return new Response(JSON.stringify(message), { headers: { "content-type": "application/json" } });
 };
 
@@ -32,9 +43,14 @@ await context.addMessage({ role: "system", content: "You are a careful agent." }
 for (let turn = 0; turn < 12; turn += 1) {
   await context.addMessage({ role: "user", content: `Task ${turn}: read the file.` });
   for (let step = 0; step < 2; step += 1) {
-    const response = await client.messages.create({ model: "mock", max_tokens: 256, ...toAnthropicMessages(await context.getMessagesForRequest()) });
+    const response = await client.messages.create({
+      model: "mock",
+      max_tokens: 256,
+      ...toAnthropicMessages(await context.getMessagesForRequest()),
+    });
     for (const message of fromAnthropicMessages([response])) await context.addMessage(message);
-    for (const block of response.content) if (block.type === "tool_use") await context.addMessage({ role: "tool", tool_call_id: block.id, content: "x ".repeat(300) });
+    for (const block of response.content)
+      if (block.type === "tool_use") await context.addMessage({ role: "tool", tool_call_id: block.id, content: "x ".repeat(300) });
   }
 }
 console.log(

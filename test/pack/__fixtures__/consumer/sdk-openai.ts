@@ -11,9 +11,19 @@ const fetch = async (_url: unknown, init?: { body?: unknown }): Promise<Response
   requests.push(body);
   const call = requests.length % 2 === 1;
   const message = call
-    ? { role: "assistant", content: null, tool_calls: [{ id: `call_${requests.length}`, type: "function", function: { name: "read_file", arguments: "{}" } }] }
+    ? {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `call_${requests.length}`, type: "function", function: { name: "read_file", arguments: "{}" } }],
+      }
     : { role: "assistant", content: `Done ${requests.length}.` };
-  const completion = { id: "c", object: "chat.completion", created: 0, model: "mock", choices: [{ index: 0, message, finish_reason: call ? "tool_calls" : "stop", logprobs: null }] };
+  const completion = {
+    id: "c",
+    object: "chat.completion",
+    created: 0,
+    model: "mock",
+    choices: [{ index: 0, message, finish_reason: call ? "tool_calls" : "stop", logprobs: null }],
+  };
   return new Response(JSON.stringify(completion), { headers: { "content-type": "application/json" } });
 };
 

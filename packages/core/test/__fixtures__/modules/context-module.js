@@ -7,7 +7,15 @@ const isStrategy = (value) => typeof value === "object" && value !== null && typ
 
 export const configSchema = z.strictObject({
   maxTokens: z.number().int().positive().optional(),
-  strategies: z.array(z.union([z.string(), z.strictObject({ name: z.string(), options: z.record(z.string(), z.unknown()).optional() }), z.custom(isStrategy, "expected a strategy")])).optional(),
+  strategies: z
+    .array(
+      z.union([
+        z.string(),
+        z.strictObject({ name: z.string(), options: z.record(z.string(), z.unknown()).optional() }),
+        z.custom(isStrategy, "expected a strategy"),
+      ]),
+    )
+    .optional(),
   preset: z.enum(["auto", "truncate", "summarize"]).optional(),
   summaryStrategy: z.custom(isStrategy, "expected a strategy").optional(),
 });
