@@ -110,8 +110,10 @@ describe("context tools", () => {
             ? { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: "call_0" })) }
             : message,
         );
+      // Truncating down to 60% of the budget leaves several offloaded results in the view.
       const manager = await memoryContext({
         tokenizer: "estimate",
+        targetRatio: 0.6,
         strategies: [{ name: "offload-tool-results", options: { minTokens: 50 } }, "truncate"],
       });
       await manager.setMessages(repeated);
