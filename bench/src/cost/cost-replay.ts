@@ -1,6 +1,6 @@
 // One replay of a transcript through one system at one budget: every view priced under prompt caching and judged.
 import { isInstruction, type Message } from "@ctxkit/core";
-import { MessageFacts, ViewJudge } from "../replay/view-judge.js";
+import { type MessageFacts, ViewJudge } from "../replay/view-judge.js";
 import type { CostReport, CostTotals } from "./cost-protocol.js";
 import type { CostSystem } from "./cost-systems.js";
 import { countRetained } from "./extract-facts.js";
