@@ -11,6 +11,7 @@ export {
   ContextRequestError,
   ContextCounterError,
   ContextTimeoutError,
+  ContextStateConflictError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,
@@ -166,6 +167,10 @@ export {
 } from "./engine/context-config.js";
 export { mountContextManager } from "./engine/mount-context-manager.js";
 export { presetStrategies } from "./engine/resolve-strategies.js";
+
+export { ContextOverflowError } from "./provider-loop/context-overflow-error.js";
+export { sendWithRecovery, type SendWithRecoveryOptions } from "./provider-loop/send-with-recovery.js";
+export { reportProviderUsage } from "./provider-loop/report-provider-usage.js";
 
 export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
 export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";
