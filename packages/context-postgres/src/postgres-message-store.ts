@@ -1,6 +1,8 @@
 // A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
 import {
   ContextClosedError,
+  ContextStoreCorruptError,
+  ContextStoreUnavailableError,
   parseDecodedMessage,
   type Message,
   type MessageStore,
@@ -10,7 +12,6 @@ import {
   type StoreUpdate,
 } from "@ctxkit/core";
 import pg from "pg";
-import { ContextStoreUnavailableError, PostgresStoreCorruptError } from "./errors.js";
 import { MIGRATION_LOCK_KEY, migrationSql, tableNames, type TableNames } from "./schema-sql.js";
 
 export interface PostgresMessageStoreOptions {
@@ -284,7 +285,7 @@ export class PostgresMessageStore implements MessageStore {
       try {
         return parseDecodedMessage(JSON.parse(row.body));
       } catch (error) {
-        throw new PostgresStoreCorruptError(this.location, Number(row.seq), (error as Error).message, { cause: error });
+        throw new ContextStoreCorruptError(this.location, { seq: Number(row.seq) }, (error as Error).message, { cause: error });
       }
     });
   }
@@ -360,7 +361,7 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   private unavailable(error: unknown): unknown {
-    if (error instanceof PostgresStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
+    if (error instanceof ContextStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
       return error;
     return new ContextStoreUnavailableError(this.location, { cause: error });
   }

@@ -147,6 +147,16 @@ export { loadMountPlan, MOUNT_PLAN_VARIABLE, type LoadMountPlanOptions } from ".
 
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
 export { MemoryMessageStore } from "./store/memory-message-store.js";
+export {
+  ContextLockedError,
+  ContextStoreAccessError,
+  ContextStoreCorruptError,
+  ContextStoreUnavailableError,
+  type CorruptRecord,
+  type LockOwner,
+} from "./store/store-errors.js";
+export { FailureLatch } from "./store/failure-latch.js";
+export { WriteQueue, type Grouping, type WriteQueueOptions } from "./store/write-queue.js";
 
 export { ContextEngine, type ContextEngineOptions } from "./engine/context-engine.js";
 export { createContextManager, type CreateContextManagerOptions } from "./engine/create-context-manager.js";

@@ -29,6 +29,7 @@ import type {
   ShouldCompactCapability,
   UsageCapability,
 } from "../protocol.js";
+import { FailureLatch } from "../store/failure-latch.js";
 import type { MessageStore, StoredSession, StoreUpdate } from "../store/message-store.js";
 import { resolveTokenCounter } from "../tokens/resolve-token-counter.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
@@ -77,7 +78,8 @@ export class ContextEngine
   private readonly views: ViewBuilder;
   private readonly background: BackgroundWork;
   private isOpen = false;
-  private failure: { readonly error: unknown } | undefined;
+  /** Set by a failed open or write: the manager then stops. */
+  private readonly latch = new FailureLatch();
   private closing: Promise<void> | undefined;
   /** Whether `setMessages` is ignored: the store held messages when it was opened, and `clear()` was not called since. */
   private ignoresSetMessages = false;
@@ -283,7 +285,7 @@ export class ContextEngine
       await this.store.open();
       await this.apply(await this.store.load());
     } catch (error) {
-      this.failure = { error };
+      this.latch.trip(error);
       await this.store.close().catch(() => {});
       throw error;
     }
@@ -362,8 +364,9 @@ export class ContextEngine
 
   /** Runs `operation` unless the manager is closed or broken; a synchronous throw becomes a rejection. */
   private whenUsable<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.failure !== undefined) {
-      const cause = this.failure.error;
+    const failure = this.latch.failure;
+    if (failure !== undefined) {
+      const cause = failure.error;
       // A store that could not be opened keeps its own error (a lock held elsewhere, say).
       return Promise.reject(this.isOpen ? new ContextClosedError(this.store.location, "write_failed", { cause }) : cause);
     }
@@ -384,8 +387,7 @@ export class ContextEngine
     const written = this.isOpen ? issue() : this.opened.then(issue);
     const guarded = written.catch((error: unknown) => {
       if (!this.isOpen) throw error;
-      this.failure ??= { error };
-      throw new ContextClosedError(this.store.location, "write_failed", { cause: this.failure.error });
+      throw new ContextClosedError(this.store.location, "write_failed", { cause: this.latch.trip(error) });
     });
     // A strategy may set state without awaiting it; the failure still reaches every later caller.
     guarded.catch(() => {});
