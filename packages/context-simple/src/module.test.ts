@@ -21,9 +21,11 @@ describe("mount plan with built-in strategy options", () => {
     const manager = await mountPlan(coordinator, plan);
     await manager.setMessages(history);
     const view = await manager.getMessagesForRequest({ tokenBudget: 900 });
-    // The system message, plus the units holding the last 6 messages: a call whose result is in the window stays.
+    // The system message and the current turn, plus the newest whole units that fit the window of 6 moved back a step (to 5).
     expect(view.map((message) => message.role)).toEqual([
       "system",
+      "assistant",
+      "user",
       "assistant",
       "tool",
       "assistant",

@@ -19,7 +19,7 @@ function workWith(observers: Strategy[]) {
     (event, payload) => void (event === "context:strategy_error" && errors.push(payload as ContextEventMap["context:strategy_error"])),
   );
   const state = createMemoryStateStore();
-  return { work: new BackgroundWork(observers, estimateCounter(), events, () => state), errors };
+  return { work: new BackgroundWork(observers, estimateCounter(), events, () => state, 10_000), errors };
 }
 
 describe("BackgroundWork", () => {
@@ -80,5 +80,20 @@ describe("BackgroundWork", () => {
     work.start([userMessage("a")]);
     await work.flush();
     expect(runs).toBe(1);
+  });
+
+  it("should settle stop() at once while an observer ignores its signal and never answers (regression)", async () => {
+    let started = false;
+    const { work } = workWith([
+      observer("stuck", () => {
+        started = true;
+        return new Promise<void>(() => {});
+      }),
+    ]);
+    work.start([userMessage("one")]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toBe(true);
+    const guard = new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 5_000).unref());
+    expect(await Promise.race([work.stop().then(() => "stopped" as const), guard])).toBe("stopped");
   });
 });

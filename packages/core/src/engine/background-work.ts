@@ -1,6 +1,7 @@
 // Work off the request path: strategies' `observe`, run between requests so none of it delays an answer.
 import type { Message } from "../messages/message.js";
 import type { Strategy, StrategyStateStore } from "../pipeline/strategy.js";
+import { withTimeout } from "../pipeline/with-timeout.js";
 import { countMessageTokens } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { EventSink } from "./event-sink.js";
@@ -17,6 +18,8 @@ export class BackgroundWork {
     private readonly counter: TokenCounter,
     private readonly events: EventSink,
     private readonly stateStoreFor: (name: string) => StrategyStateStore,
+    /** How long one observe may run (`strategyTimeoutMs`). */
+    private readonly timeoutMs: number,
   ) {}
 
   get isEmpty(): boolean {
@@ -36,14 +39,17 @@ export class BackgroundWork {
       for (const strategy of this.observers) {
         if (signal.aborted) return;
         try {
-          await strategy.observe!({
-            history: snapshot,
-            state: this.stateStoreFor(strategy.name),
-            counter: this.counter,
-            signal,
-            emit: (event, payload) => void this.events.emit(event, payload),
-            countMessage: (message) => countMessageTokens(message, this.counter),
-          });
+          // Bounded like a strategy in the pipeline, and given up at once by stop(), even by an observer that ignores its signal.
+          await withTimeout(`Strategy "${strategy.name}"`, this.timeoutMs, signal, (stepSignal) =>
+            strategy.observe!({
+              history: snapshot,
+              state: this.stateStoreFor(strategy.name),
+              counter: this.counter,
+              signal: stepSignal,
+              emit: (event, payload) => void this.events.emit(event, payload),
+              countMessage: (message) => countMessageTokens(message, this.counter),
+            }),
+          );
         } catch (error) {
           if (!signal.aborted) await this.events.emit("context:strategy_error", { strategy: strategy.name, error, consecutiveFailures: 1 });
         }
@@ -59,7 +65,10 @@ export class BackgroundWork {
     while (this.running !== undefined) await this.running;
   }
 
-  /** Gives up the work, and waits for it, so it writes no state into a closed store. No pass starts afterwards. */
+  /**
+   * Gives up the work and waits for it to settle, which it does at once: an observer that ignores its
+   * signal is no longer waited for (state it sets later is not stored). No pass starts afterwards.
+   */
   async stop(): Promise<void> {
     this.abort.abort();
     await this.running;

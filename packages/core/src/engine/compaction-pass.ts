@@ -48,12 +48,13 @@ export class CompactionPass {
     const started = performance.now();
     const before = await this.start(reason);
     await events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
-    // A pass after a pause runs only the strategies it is due for, and lets them do all they do.
-    const isIdle = reason === "idle";
-    const target = isIdle ? 0 : Math.floor(config.targetRatio * budget);
-    const strategies = isIdle ? planner.dueIdleStrategies() : this.parts.strategies;
+    // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
+    const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits() : undefined;
+    const target = dueAlone !== undefined ? 0 : Math.floor(config.targetRatio * budget);
+    const strategies = dueAlone ?? this.parts.strategies;
     const { strategyTimeoutMs } = config;
-    const result = await runPipeline(before, strategies, this.strategyContext(budget, target, signal), {
+    const context = { ...this.strategyContext(budget, target, signal), forced: reason === "forced" };
+    const result = await runPipeline(before, strategies, context, {
       breaker: this.breaker,
       strategyTimeoutMs,
     });
@@ -78,6 +79,14 @@ export class CompactionPass {
       reason,
     });
     return steps;
+  }
+
+  /** The strategies that hold a limit on every view (a message window) and whose limit the view as it stands has passed. */
+  exceededLimits(): Strategy[] {
+    const limited = this.parts.strategies.filter((strategy) => strategy.exceedsLimit !== undefined);
+    if (limited.length === 0) return limited;
+    const draft = createViewDraft(this.parts.tail.view.entries);
+    return limited.filter((strategy) => strategy.exceedsLimit!(draft, { protectFirst: this.parts.config.protectFirst }));
   }
 
   /** A new history starts with a closed circuit: strategies that failed on the old one are tried again. */

@@ -12,7 +12,7 @@
 //   - `CompactionPass` (compaction-pass.ts): one compaction of the view;
 // - `BackgroundWork` (background-work.ts): strategies' `observe`, off the request path;
 // - `StrategyStates` (strategy-states.ts): each strategy's state, written through the facade.
-import { ContextClosedError, ContextValidationError } from "../errors.js";
+import { ContextClosedError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
@@ -39,6 +39,7 @@ import { contextConfigSchema, type ContextConfig, type EventHandler, type Resolv
 import { EventSink } from "./event-sink.js";
 import { OperationQueue } from "./operation-queue.js";
 import { PIN_STATE, PinSet } from "./pin-set.js";
+import { readInputTokens } from "./request-planner.js";
 import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
 import { SessionHistory } from "./session-history.js";
 import { StrategyStates } from "./strategy-states.js";
@@ -78,6 +79,8 @@ export class ContextEngine
   private readonly views: ViewBuilder;
   private readonly background: BackgroundWork;
   private isOpen = false;
+  /** Set once close() hands the store back: a state write after it has nowhere to go. */
+  private isReleased = false;
   /** Set by a failed open or write: the manager then stops. */
   private readonly latch = new FailureLatch();
   private closing: Promise<void> | undefined;
@@ -90,7 +93,14 @@ export class ContextEngine
     this.store = store;
     this.counter = resolveTokenCounter(this.config.tokenizer);
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
-    this.states = new StrategyStates((change) => this.write(() => this.store.writeState(change)));
+    this.states = new StrategyStates((change) => {
+      // Only work that close() gave up on writes this late; the store is released, so say what was not kept.
+      if (this.isReleased) {
+        console.warn(`ctxkit: strategy "${change.strategy}" set state "${change.key}" after close(); it was not stored`);
+        return Promise.resolve();
+      }
+      return this.write(() => this.store.writeState(change));
+    });
     this.pins = new PinSet(this.states.storeFor(PIN_STATE));
     const strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.states.withOwnState(strategy));
     const stateStoreFor = (name: string) => this.states.storeFor(name);
@@ -102,6 +112,7 @@ export class ContextEngine
       this.counter,
       this.events,
       stateStoreFor,
+      this.config.strategyTimeoutMs,
     );
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
@@ -180,7 +191,7 @@ export class ContextEngine
   }
 
   getMessagesForRequest(options: RequestOptions = {}): Promise<Message[]> {
-    return this.request(options, async () => {
+    return this.read(options.signal, async () => {
       const { view } = await this.views.build(options, { kind: "auto" });
       if (!this.background.isEmpty) this.background.start(this.history.messages);
       return view;
@@ -193,7 +204,7 @@ export class ContextEngine
   }
 
   compact(options: RequestOptions = {}): Promise<CompactResult> {
-    return this.request(options, async () => {
+    return this.read(options.signal, async () => {
       const result = await this.views.build(options, { kind: "force" });
       return {
         compacted: result.steps.some((step) => step.applied),
@@ -205,12 +216,12 @@ export class ContextEngine
   }
 
   recoverOverflow(_error: unknown, options: RequestOptions = {}): Promise<Message[]> {
-    return this.request(options, async () => (await this.views.build(options, { kind: "overflow" })).view);
+    return this.read(options.signal, async () => (await this.views.build(options, { kind: "overflow" })).view);
   }
 
   /** Whether a request with `options` would compact now. Settles nothing: the next request decides again. */
   shouldCompact(options: RequestOptions = {}): Promise<boolean> {
-    return this.request(options, async () => (await this.views.plan(options, { kind: "probe" })).reason !== undefined);
+    return this.read(options.signal, async () => (await this.views.plan(options, { kind: "probe" })).reason !== undefined);
   }
 
   /**
@@ -219,15 +230,7 @@ export class ContextEngine
    */
   reportUsage(usage: ProviderUsage): Promise<void> {
     return this.whenUsable(() => {
-      const inputTokens = usage?.inputTokens;
-      if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0) {
-        throw new ContextValidationError([
-          {
-            path: "inputTokens",
-            message: `must be the provider's input token count, a finite number ≥ 0; received ${String(inputTokens)}`,
-          },
-        ]);
-      }
+      const inputTokens = readInputTokens(usage);
       return this.queue.run(async () => {
         const calibration = this.views.planner.recordProviderCount(inputTokens);
         if (calibration !== undefined) await this.events.emit("context:calibrate", calibration);
@@ -266,6 +269,7 @@ export class ContextEngine
       await this.queue.run(() => undefined);
       // Work between requests is given up, and waited for, so it writes no state into a closed store.
       await this.background.stop();
+      this.isReleased = true;
       await this.store.close();
     })();
     return this.closing;
@@ -342,22 +346,19 @@ export class ContextEngine
     await this.events.emit("context:set_messages_ignored", payload);
   }
 
-  /** A request: queued behind every earlier operation, and rejected at once when its signal aborts. */
-  private request<T>(options: RequestOptions, operation: () => Promise<T>): Promise<T> {
-    return this.read(options.signal, operation);
-  }
-
-  /** A read: what other writers changed is asked for now, applied at the read's turn, then `operation` runs. */
+  /**
+   * A read (a request among them): what other writers changed is asked for now, applied at the read's turn,
+   * then `operation` runs; queued behind every earlier operation, and rejected at once when `signal` aborts.
+   */
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.whenUsable(() => {
       const update = this.issueSync();
-      const queued =
-        update === undefined
-          ? this.queue.run(operation)
-          : this.queue.run(async () => {
-              await this.applyUpdate(await update);
-              return operation();
-            });
+      const queued = this.queue.run(async () => {
+        // Every read (a request, a compaction) waits for its event handlers within one budget.
+        this.events.beginOperation();
+        if (update !== undefined) await this.applyUpdate(await update);
+        return operation();
+      });
       return abortable(queued, signal);
     });
   }

@@ -67,4 +67,35 @@ describe("RequestOptions.tools and reserveTokens", () => {
       await expect(failure).rejects.toThrow(/reserveTokens/);
     }
   });
+
+  it("should reject tools that cannot be serialized with a typed error naming the tool, changing nothing (regression)", async () => {
+    const circular: Record<string, unknown> = { type: "function" };
+    circular["self"] = circular;
+    const unsendable = [
+      circular,
+      { type: "function", size: 10n },
+      {
+        toJSON: () => {
+          throw new Error("no JSON here");
+        },
+      },
+    ];
+    const manager = await memoryContext({ tokenizer: "estimate" });
+    await manager.setMessages(history);
+    const before = await manager.getMessagesForRequest({ tokenBudget: 2_000 });
+    const usage = await manager.usage();
+    for (const tool of unsendable) {
+      for (const call of [
+        () => manager.getMessagesForRequest({ tokenBudget: 2_000, tools: [weatherTool, tool] }),
+        () => manager.compact({ tokenBudget: 2_000, tools: [weatherTool, tool] }),
+        () => manager.shouldCompact({ tokenBudget: 2_000, tools: [weatherTool, tool] }),
+      ]) {
+        const failure = call();
+        await expect(failure).rejects.toBeInstanceOf(ContextRequestError);
+        await expect(failure).rejects.toThrow(/tools\[1\]/);
+      }
+    }
+    expect(await manager.usage()).toEqual(usage);
+    expect(await manager.getMessagesForRequest({ tokenBudget: 2_000 })).toEqual(before);
+  });
 });

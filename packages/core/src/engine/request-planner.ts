@@ -1,7 +1,8 @@
 // Request planning: a request's budget (overflow shrink, calibration, overhead) and whether, and why, it compacts.
 import type { CompactionReason } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
-import type { ContextUsage, RequestOptions } from "../protocol.js";
+import { ContextValidationError } from "../errors.js";
+import type { ContextUsage, ProviderUsage, RequestOptions } from "../protocol.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { ResolvedContextConfig } from "./context-config.js";
 import { OverflowShrink } from "./overflow-shrink.js";
@@ -23,6 +24,20 @@ export interface RequestBudget {
 
 // A view compacted for a budget this much smaller than the current one is rebuilt from the history at the next compaction.
 const REGROW_RATIO = 1.25;
+
+/** The provider's input token count from `usage`, or a `ContextValidationError` naming `inputTokens`. */
+export function readInputTokens(usage: ProviderUsage): number {
+  const inputTokens = usage?.inputTokens;
+  if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0) {
+    throw new ContextValidationError([
+      {
+        path: "inputTokens",
+        message: `must be the provider's input token count, a finite number ≥ 0; received ${String(inputTokens)}`,
+      },
+    ]);
+  }
+  return inputTokens;
+}
 
 /** Holds what one request's plan depends on from the ones before it. Touches neither the store nor the queue. */
 export class RequestPlanner {
@@ -49,6 +64,8 @@ export class RequestPlanner {
   /** The budget of a request with `options`; an overflow shrinks it, and a probe changes nothing. */
   async budgetFor(options: RequestOptions, mode: CompactionMode): Promise<RequestBudget> {
     const nominal = await resolveRequestBudget(options, this.config);
+    // Counted before anything steps, so bad tools reject the request with nothing changed.
+    const overheadTokens = this.overhead.tokensOf(options);
     const requestBudget =
       mode.kind === "overflow"
         ? this.overflow.shrink(nominal, this.lastUsage?.tokens)
@@ -56,18 +73,26 @@ export class RequestPlanner {
           ? this.overflow.peek(nominal)
           : this.overflow.apply(nominal);
     // The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's.
-    const overheadTokens = this.overhead.tokensOf(options);
-    const budget = Math.max(0, this.calibration.apply(requestBudget) - overheadTokens);
+    const budget = Math.max(0, this.calibration.apply(requestBudget, this.config.maxTokens) - overheadTokens);
     return { requestBudget, overheadTokens, budget };
   }
 
-  /** Why a view of `viewTokens` compacts for `budget`, or undefined when it is served as it is. */
-  reasonFor(mode: CompactionMode, viewTokens: number, budget: number): CompactionReason | undefined {
+  /**
+   * Why a view of `viewTokens` compacts for `budget`, or undefined when it is served as it is.
+   * `exceedsLimit` says whether a strategy's limit on every view (a message window) was passed.
+   */
+  reasonFor(
+    mode: CompactionMode,
+    viewTokens: number,
+    budget: number,
+    exceedsLimit: () => boolean = () => false,
+  ): CompactionReason | undefined {
     const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
     if (mode.kind === "force") return "forced";
     if (mode.kind === "overflow") return "overflow";
     if (viewTokens > trigger) return "threshold";
     if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) return "idle";
+    if (exceedsLimit()) return "limit";
     // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
     if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) return "budget-change";
     return undefined;

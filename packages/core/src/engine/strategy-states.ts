@@ -27,6 +27,7 @@ export class StrategyStates {
     const apply: Strategy["apply"] = (view, context) => strategy.apply(view, { ...context, state: this.storeFor(strategy.name) });
     const wrapped: { -readonly [Key in keyof Strategy]: Strategy[Key] } = { name: strategy.name, apply };
     if (strategy.idleAfterMs !== undefined) wrapped.idleAfterMs = strategy.idleAfterMs;
+    if (strategy.exceedsLimit !== undefined) wrapped.exceedsLimit = (view, context) => strategy.exceedsLimit!(view, context);
     if (strategy.observe !== undefined) wrapped.observe = (context) => strategy.observe!(context);
     return wrapped;
   }

@@ -51,7 +51,7 @@ export class ViewBuilder {
     const budget = await this.planner.budgetFor(options, mode);
     const { openUnitStart, repairs } = this.tail.refresh();
     if (repairs.length > 0) await announceRepairs(this.events, repairs);
-    const reason = this.planner.reasonFor(mode, this.tail.view.tokens, budget.budget);
+    const reason = this.planner.reasonFor(mode, this.tail.view.tokens, budget.budget, () => this.compaction.exceededLimits().length > 0);
     return { ...budget, openUnitStart, reason };
   }
 

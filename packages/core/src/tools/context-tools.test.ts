@@ -95,5 +95,42 @@ describe("context tools", () => {
       );
       expect(await tools.handle("retrieve_tool_result", { tool_call_id: "nope" })).toMatch(/^Error: no tool result/);
     });
+
+    it("should return exactly the result a reference names when a call id repeats in a later turn (regression)", async () => {
+      // Real sessions reuse call ids across turns: every turn here calls `call_0`, each with its own output.
+      const repeated: Message[] = Array.from({ length: 6 }, (_, turn) => sampleTurn(turn, 800))
+        .flat()
+        .map((message) => (message.role === "tool" ? { ...message, tool_call_id: "call_0" } : message))
+        .map((message) =>
+          message.role === "assistant" && message.tool_calls
+            ? { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: "call_0" })) }
+            : message,
+        );
+      const manager = await memoryContext({
+        tokenizer: "estimate",
+        strategies: [{ name: "offload-tool-results", options: { minTokens: 50 } }, "truncate"],
+      });
+      await manager.setMessages(repeated);
+      const view = await manager.getMessagesForRequest({ tokenBudget: 1_500 });
+      const references = view.filter((message) => message.role === "tool" && String(message.content).startsWith("[tool result offloaded"));
+      expect(references.length).toBeGreaterThan(1);
+      const tools = createContextTools(manager);
+      for (const reference of references) {
+        const call = JSON.parse(/Call retrieve_tool_result with (\{.*?\}) to read/.exec(String(reference.content))![1]!);
+        expect(await tools.handle("retrieve_tool_result", call)).toBe(repeated[call.index]!.content);
+      }
+      // Without the index the id is ambiguous: the tool says so rather than guessing.
+      expect(await tools.handle("retrieve_tool_result", { tool_call_id: "call_0" })).toMatch(
+        /^Error: tool_call_id "call_0" names 6 results/,
+      );
+      expect(await tools.handle("retrieve_tool_result", { tool_call_id: "call_0", index: 1 })).toMatch(
+        /^Error: message 1 is not the result/,
+      );
+    });
+  });
+
+  it("should reject an unknown tool name with a typed error", async () => {
+    const tools = createContextTools(await managerWith());
+    await expect(tools.handle("nope", {})).rejects.toMatchObject({ code: "CONTEXT_VALIDATION" });
   });
 });
