@@ -2,7 +2,8 @@
 import { constants } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { type Message, WriteQueue } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { WriteQueue } from "@ctxkit/core/kit";
 import { JOURNAL_MODE, rewriteAtomically, rewriteFileFor, syncDirectory } from "./atomic-rewrite.js";
 import { ContextClosedError } from "./errors.js";
 import { encodeAdd, encodeHeader, encodeState } from "./journal-record.js";

@@ -1,5 +1,5 @@
 // The module's configuration: the engine's keys, plus which server, which session and which tables.
-import { contextConfigSchema } from "@ctxkit/core";
+import { contextConfigSchema } from "@ctxkit/core/kit";
 import { z } from "zod";
 
 /** A plain SQL identifier: letters, digits and `_`, starting with a letter or `_`, at most 48 characters (a table suffix is added). */

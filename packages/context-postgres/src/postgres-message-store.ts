@@ -1,16 +1,6 @@
 // A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
-import {
-  ContextClosedError,
-  ContextStoreCorruptError,
-  ContextStoreUnavailableError,
-  parseDecodedMessage,
-  type Message,
-  type MessageStore,
-  type StateChange,
-  type StateSnapshot,
-  type StoredSession,
-  type StoreUpdate,
-} from "@ctxkit/core";
+import { ContextClosedError, ContextStoreCorruptError, ContextStoreUnavailableError, type Message, type MessageStore } from "@ctxkit/core";
+import { parseDecodedMessage, type StateChange, type StateSnapshot, type StoredSession, type StoreUpdate } from "@ctxkit/core/kit";
 import pg from "pg";
 import { MIGRATION_LOCK_KEY, migrationSql, tableNames, type TableNames } from "./schema-sql.js";
 

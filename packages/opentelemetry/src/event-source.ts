@@ -1,5 +1,6 @@
 // Where an instrumented manager's events come from: the manager itself, or the coordinator hooks it sends them to.
-import { CONTEXT_EVENTS, type ContextEventListener, type ContextManager, type HookRegistry } from "@ctxkit/core";
+import { CONTEXT_EVENTS, type ContextEventListener, type ContextManager } from "@ctxkit/core";
+import type { HookRegistry } from "@ctxkit/core/kit";
 
 /** A coordinator's `hooks`, or anything else that registers handlers by event name. */
 export type EventHooks = Pick<HookRegistry, "register">;

@@ -1,5 +1,6 @@
 import type { ContextConfig } from "./context-config.js";
-import { ContextConfigError, type Strategy } from "../index.js";
+import { ContextConfigError } from "../index.js";
+import type { Strategy } from "../kit.js";
 import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
 import { memoryContext } from "../../test/memory-context.js";

@@ -1,13 +1,6 @@
 // The store suite on three in-memory stores: a healthy one, and two each broken in one way its hooks reveal.
-import {
-  ContextClosedError,
-  ContextError,
-  type Message,
-  type MessageStore,
-  type StateChange,
-  type StateSnapshot,
-  type StoredSession,
-} from "@ctxkit/core";
+import { ContextClosedError, ContextError, type Message, type MessageStore } from "@ctxkit/core";
+import type { StateChange, StateSnapshot, StoredSession } from "@ctxkit/core/kit";
 import { describeMessageStore } from "../../../src/vitest.js";
 
 type Flaw = "none" | "repairs-corruption" | "replaces-in-place";
