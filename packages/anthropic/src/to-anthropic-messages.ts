@@ -61,7 +61,8 @@ export function toAnthropicMessages(view: readonly Message[], options: ToAnthrop
   });
 
   placeCacheBreakpoints({ view, system, messages, ends }, options);
-  if (messages[0]?.role === "assistant")
+  // A compaction block opens the conversation itself: the API takes it first, with nothing before it.
+  if (messages[0]?.role === "assistant" && (messages[0].content[0]?.type as string | undefined) !== "compaction")
     messages.unshift({ role: "user", content: [{ type: "text", text: options.openingUserText ?? DEFAULT_OPENING_USER_TEXT }] });
   return { ...(system.length > 0 ? { system } : {}), messages };
 }

@@ -13,6 +13,7 @@ export {
   ContextRequestError,
   ContextCounterError,
   ContextTimeoutError,
+  ContextStateConflictError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,
@@ -92,6 +93,10 @@ export { slidingWindow } from "./strategies/sliding-window.js";
 export { importance } from "./strategies/importance.js";
 export { offloadToolResults } from "./strategies/offload-tool-results.js";
 export { microcompact } from "./strategies/microcompact.js";
+
+export { ContextOverflowError } from "./provider-loop/context-overflow-error.js";
+export { sendWithRecovery, type SendWithRecoveryOptions } from "./provider-loop/send-with-recovery.js";
+export { reportProviderUsage } from "./provider-loop/report-provider-usage.js";
 
 export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
 export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";

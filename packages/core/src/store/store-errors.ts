@@ -41,8 +41,8 @@ export class ContextLockedError extends ContextError {
   }
 }
 
-/** Where in a store the unreadable record is: a journal's line, or a table row's sequence number. */
-export type CorruptRecord = { readonly line: number } | { readonly seq: number };
+/** Where in a store the unreadable record is: a journal's line, a table row's sequence number, or a named entry (`message 2`, `state summary/checkpoint`). */
+export type CorruptRecord = { readonly line: number } | { readonly seq: number } | { readonly entry: string };
 
 /**
  * A stored record cannot be read back as what was written (a journal line before the last, a table
@@ -55,6 +55,8 @@ export class ContextStoreCorruptError extends ContextError {
   readonly line: number | undefined;
   /** The row's sequence number; undefined for a journal. */
   readonly seq: number | undefined;
+  /** The entry named, for a store that names its entries (`message 2`, `state summary/checkpoint`). */
+  readonly entry: string | undefined;
   readonly reason: string;
 
   constructor(location: string, record: CorruptRecord, reason: string, options?: { cause?: unknown }) {
@@ -63,12 +65,15 @@ export class ContextStoreCorruptError extends ContextError {
       "line" in record
         ? `The journal ${location} is corrupt at line ${record.line}: ${reason}. Nothing was changed. ` +
             `Repair or remove that line (or move the file away to start over), then open the session again.`
-        : `The session ${location} holds an unreadable message at seq ${record.seq}: ${reason}. Nothing was changed; repair or delete that row.`,
+        : "seq" in record
+          ? `The session ${location} holds an unreadable message at seq ${record.seq}: ${reason}. Nothing was changed; repair or delete that row.`
+          : `The session ${location} holds an unreadable ${record.entry}: ${reason}. Nothing was changed; repair or delete that entry.`,
       options,
     );
     this.location = location;
     this.line = "line" in record ? record.line : undefined;
     this.seq = "seq" in record ? record.seq : undefined;
+    this.entry = "entry" in record ? record.entry : undefined;
     this.reason = reason;
   }
 

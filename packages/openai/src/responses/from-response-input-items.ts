@@ -53,12 +53,17 @@ export function fromResponseInputItems(items: readonly ResponseItem[]): Message[
           content: typeof item.output === "string" ? item.output : item.output.map(fromInputPart),
         });
         return;
+      case "compaction":
+        // Opaque and encrypted: kept verbatim as a record of its own, in its place.
+        flush();
+        messages.push({ role: "assistant", content: [{ ...item }] });
+        return;
       default:
         throw new ContextValidationError(
           [
             {
               path: "type",
-              message: `a "${item.type}" item has no ctxkit message form; only message, reasoning, function_call and function_call_output items do`,
+              message: `a "${item.type}" item has no ctxkit message form; only message, reasoning, function_call, function_call_output and compaction items do`,
             },
           ],
           { index },

@@ -2,6 +2,7 @@
 import { ContextValidationError, toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
 import type { ResponseFunctionCallOutputItemList, ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
 import { isFilePart, isImageUrlPart, isRefusalPart, isTextPart } from "../content-parts.js";
+import { isCompactionPart } from "./compaction-records.js";
 import { isReasoningPart } from "./reasoning-part.js";
 
 /**
@@ -42,7 +43,11 @@ function fromAssistant(message: AssistantMessage, index: number): ResponseInputI
     else if (isReasoningPart(part)) {
       flushText();
       items.push(part);
-    } else throw refused(index, position, part, "an assistant message (text, refusal and reasoning)");
+    } else if (isCompactionPart(part)) {
+      // Stored verbatim; sent in the input item's shape, its output-only fields (created_by) left out.
+      flushText();
+      items.push({ type: "compaction", encrypted_content: part.encrypted_content, ...(part.id == null ? {} : { id: part.id }) });
+    } else throw refused(index, position, part, "an assistant message (text, refusal, reasoning and compaction)");
   });
   flushText();
   for (const call of message.tool_calls ?? []) {
