@@ -53,7 +53,7 @@ describe("the module surface", () => {
 
       const coordinator = createCoordinator();
       const heard: unknown[] = [];
-      coordinator.hooks.register("context:recover", (payload) => void heard.push(payload));
+      coordinator.hooks.register("context:recover", (_event, payload) => void heard.push(payload));
       const cleanup = await persistentModule.mount(coordinator, { storagePath: folder, sessionId: "s", tokenizer: "estimate" });
       expect(heard).toEqual([{ file: join(folder, "s.jsonl"), droppedBytes: 10 }]);
       await cleanup();

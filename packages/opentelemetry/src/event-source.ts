@@ -20,7 +20,7 @@ function isEventSource(manager: ContextManager): manager is ContextManager & Eve
  */
 export function subscribeToEvents(manager: ContextManager, hooks: EventHooks | undefined, listener: ContextEventListener): () => void {
   if (hooks !== undefined) {
-    const removers = CONTEXT_EVENTS.map((event) => hooks.register(event as string, (data) => listener(event, data as never)));
+    const removers = CONTEXT_EVENTS.map((event) => hooks.register(event as string, (_event, data) => listener(event, data as never)));
     return () => {
       for (const remove of removers) remove();
     };
