@@ -130,7 +130,14 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
       });
   });
 }
-export { describeMessageStore, type MessageStoreFactory, type MessageStoreSuiteOptions } from "./store/describe-message-store.js";
+export {
+  describeMessageStore,
+  type FaultyStore,
+  type FreezableStore,
+  type MessageStoreFactory,
+  type MessageStoreSuiteOptions,
+  type StoreFaultHooks,
+} from "./store/describe-message-store.js";
 
 /**
  * Registers one test for a pipeline strategy on its own: over generated view drafts it keeps units whole,

@@ -12,7 +12,7 @@
 //   - `CompactionPass` (compaction-pass.ts): one compaction of the view;
 // - `BackgroundWork` (background-work.ts): strategies' `observe`, off the request path;
 // - `StrategyStates` (strategy-states.ts): each strategy's state, written through the facade.
-import { ContextClosedError } from "../errors.js";
+import { ContextClosedError, ContextStateConflictError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
@@ -41,8 +41,10 @@ import { OperationQueue } from "./operation-queue.js";
 import { PIN_STATE, PinSet } from "./pin-set.js";
 import { readInputTokens } from "./request-planner.js";
 import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
-import { SessionHistory } from "./session-history.js";
+import { reportIgnoredSet, SessionHistory } from "./session-history.js";
+import { retryStateWrite } from "./state-write-retry.js";
 import { StrategyStates } from "./strategy-states.js";
+import { SyncLine } from "./sync-line.js";
 import { ViewBuilder } from "./view-builder.js";
 
 export interface ContextEngineOptions {
@@ -78,13 +80,14 @@ export class ContextEngine
   private readonly history: SessionHistory;
   private readonly views: ViewBuilder;
   private readonly background: BackgroundWork;
+  /** What a shared store reported for each read, applied in the order asked for. */
+  private readonly syncs = new SyncLine((update) => this.applyUpdate(update));
   private isOpen = false;
   /** Set once close() hands the store back: a state write after it has nowhere to go. */
   private isReleased = false;
   /** Set by a failed open or write: the manager then stops. */
   private readonly latch = new FailureLatch();
   private closing: Promise<void> | undefined;
-  /** Whether `setMessages` is ignored: the store held messages when it was opened, and `clear()` was not called since. */
   private ignoresSetMessages = false;
 
   /** Opens `store` in the background; every operation waits for it. `createContextManager` awaits it for you. */
@@ -93,27 +96,18 @@ export class ContextEngine
     this.store = store;
     this.counter = resolveTokenCounter(this.config.tokenizer);
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
-    this.states = new StrategyStates((change) => {
-      // Only work that close() gave up on writes this late; the store is released, so say what was not kept.
-      if (this.isReleased) {
-        console.warn(`ctxkit: strategy "${change.strategy}" set state "${change.key}" after close(); it was not stored`);
-        return Promise.resolve();
-      }
-      return this.write(() => this.store.writeState(change));
-    });
+    this.states = new StrategyStates(
+      (change) => this.write(() => this.store.writeState(change)),
+      () => this.isReleased,
+    );
     this.pins = new PinSet(this.states.storeFor(PIN_STATE));
     const strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.states.withOwnState(strategy));
     const stateStoreFor = (name: string) => this.states.storeFor(name);
     this.history = new SessionHistory(this.counter);
     const parts = { config: this.config, counter: this.counter, history: this.history, pins: this.pins, events: this.events };
     this.views = new ViewBuilder({ ...parts, strategies, stateStoreFor });
-    this.background = new BackgroundWork(
-      strategies.filter((strategy) => strategy.observe !== undefined),
-      this.counter,
-      this.events,
-      stateStoreFor,
-      this.config.strategyTimeoutMs,
-    );
+    const observers = strategies.filter((strategy) => strategy.observe !== undefined);
+    this.background = new BackgroundWork(observers, this.counter, this.events, stateStoreFor, this.config.strategyTimeoutMs);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
@@ -168,7 +162,10 @@ export class ContextEngine
   setMessages(messages: Message[]): Promise<void> {
     return this.whenUsable(() => {
       const parsed = parseMessages(messages);
-      if (this.ignoresSetMessages) return this.queue.run(() => this.reportIgnoredSet(parsed.length));
+      if (this.ignoresSetMessages)
+        return this.queue.run(() =>
+          reportIgnoredSet(this.events, { file: this.store.location, storedCount: this.history.length, givenCount: parsed.length }),
+        );
       const durable = this.write(() => this.store.replace(parsed, this.states.state.snapshot()));
       const applied = this.queue.run(() => this.reset(parsed));
       return settleBoth(durable, applied);
@@ -275,13 +272,25 @@ export class ContextEngine
     return this.closing;
   }
 
+  /**
+   * Each attempt is a read, so it syncs first: after a lost compare-and-set (`ContextStateConflictError`),
+   * the same pin is applied to the pins the other writer left (state-write-retry.ts). A shared store checks
+   * the write against the latest state it read, so the attempt first takes in what reads called after it
+   * already asked for (sync-line.ts); nothing is awaited between that and the write, so no read comes between.
+   */
   private setPin(index: number, isPinned: boolean): Promise<number> {
-    return this.read(undefined, async () => {
-      const resolved = this.history.resolveIndex(index);
-      await this.pins.set(resolved, isPinned);
-      this.views.tail.remarkPins();
-      return resolved;
-    });
+    let target = index;
+    return retryStateWrite(() =>
+      this.read(undefined, async () => {
+        // A retry pins this same message, even if other writers appended meanwhile.
+        target = this.history.resolveIndex(target);
+        while (!this.syncs.isCaughtUp) await this.syncs.catchUp();
+        const resolved = this.history.resolveIndex(target);
+        await this.pins.set(resolved, isPinned);
+        this.views.tail.remarkPins();
+        return resolved;
+      }),
+    );
   }
 
   private async open(): Promise<void> {
@@ -306,10 +315,7 @@ export class ContextEngine
     if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
   }
 
-  /**
-   * For a store that several processes write: asks it, at call time and so in call order with this
-   * manager's own writes, what changed. Undefined for a store only this manager writes.
-   */
+  /** For a shared store: what changed, asked at call time, so in call order with this manager's own writes. */
   private issueSync(): Promise<StoreUpdate> | undefined {
     const { store } = this;
     if (store.sync === undefined) return undefined;
@@ -338,14 +344,6 @@ export class ContextEngine
     this.views.reset();
   }
 
-  private async reportIgnoredSet(givenCount: number): Promise<void> {
-    const payload = { file: this.store.location, storedCount: this.history.length, givenCount };
-    console.info(
-      `ctxkit: setMessages(${givenCount} messages) ignored: the session ${payload.file} was resumed with ${payload.storedCount} messages, its complete history.`,
-    );
-    await this.events.emit("context:set_messages_ignored", payload);
-  }
-
   /**
    * A read (a request among them): what other writers changed is asked for now, applied at the read's turn,
    * then `operation` runs; queued behind every earlier operation, and rejected at once when `signal` aborts.
@@ -353,10 +351,11 @@ export class ContextEngine
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.whenUsable(() => {
       const update = this.issueSync();
+      const applyUpdate = update === undefined ? undefined : this.syncs.add(update);
       const queued = this.queue.run(async () => {
         // Every read (a request, a compaction) waits for its event handlers within one budget.
         this.events.beginOperation();
-        if (update !== undefined) await this.applyUpdate(await update);
+        if (applyUpdate !== undefined) await applyUpdate();
         return operation();
       });
       return abortable(queued, signal);
@@ -387,7 +386,8 @@ export class ContextEngine
   private write(issue: () => Promise<void>): Promise<void> {
     const written = this.isOpen ? issue() : this.opened.then(issue);
     const guarded = written.catch((error: unknown) => {
-      if (!this.isOpen) throw error;
+      // A lost compare-and-set wrote nothing and leaves the store usable: the caller may apply it again.
+      if (!this.isOpen || error instanceof ContextStateConflictError) throw error;
       throw new ContextClosedError(this.store.location, "write_failed", { cause: this.latch.trip(error) });
     });
     // A strategy may set state without awaiting it; the failure still reaches every later caller.
