@@ -24,6 +24,8 @@ export {
   ContextStoreCorruptError,
   ContextStoreUnavailableError,
 } from "./store/store-errors.js";
+export { AdapterInputError } from "./adapters/adapter-input-error.js";
+export { stripReasoning, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
 
 export type {
   Role,

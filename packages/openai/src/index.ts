@@ -19,6 +19,7 @@ export type {
   AgentAssistantContent,
   AgentToolOutput,
 } from "./agents/agent-input-item.js";
+export { CHAT_COMPLETION_MESSAGE_KEYS } from "./chat-completions/chat-completion-keys.js";
 export {
   contextChatCompletions,
   type ContextChatCompletions,

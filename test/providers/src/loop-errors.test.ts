@@ -2,7 +2,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { contextMessages } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { ContextOverflowError, ContextRequestError, ContextValidationError } from "@ctxkit/core";
+import { AdapterInputError, ContextOverflowError, ContextRequestError } from "@ctxkit/core";
 import { contextChatCompletions } from "@ctxkit/openai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,7 +92,7 @@ describe("contextChatCompletions", () => {
         { role: "function", name: "legacy", content: "x" },
       ],
     });
-    await expect(rejection).rejects.toBeInstanceOf(ContextValidationError);
+    await expect(rejection).rejects.toBeInstanceOf(AdapterInputError);
     expect(await context.getMessages()).toEqual([]);
     expect(openAIServer.requests.length).toBe(before);
   });
