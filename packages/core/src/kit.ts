@@ -16,3 +16,8 @@ export {
 export { encodeToolCallId, decodeToolCallId, isSafeToolCallId } from "./adapters/tool-call-id.js";
 export { stripReasoning, isReasoningPart, REASONING_PART_TYPES, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
 // --- End of the adapter kit. ---
+
+// --- Strategy kit: what a pipeline strategy builds its result with (invariant 5 lives in isProtectedEntry). ---
+export { createViewDraft, isProtectedEntry, canDropUnit, replaceEntryMessage, findContextEdit } from "./pipeline/view-draft.js";
+export { reachFor } from "./pipeline/reach-for.js";
+// --- End of the strategy kit. ---
