@@ -43,6 +43,7 @@ describe("extractCodeBlocks", () => {
       "```",
       "plain",
       "```",
+      "Prose that names the marker, `<!-- file: x.ts -->`, is not one.",
     ].join("\n");
     expect(extractCodeBlocks(markdown)).toEqual([
       { line: 3, language: "ts", code: "export const a = 1;", file: "src/a.ts" },

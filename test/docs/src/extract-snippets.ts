@@ -17,7 +17,8 @@ export type Snippet = Omit<CodeBlock, "language">;
 
 const OPENING_FENCE = /^```(\S*)\s*$/;
 const NOT_RUN = /<!--\s*snippet:\s*not run\s*\((.+)\)\s*-->/;
-const FILE = /<!--\s*file:\s*(\S+)\s*-->/;
+// A line of its own, so prose that mentions the marker (in backticks) is not one.
+const FILE = /^\s*<!--\s*file:\s*(\S+)\s*-->\s*$/;
 const TYPESCRIPT = new Set(["ts", "typescript"]);
 
 /** Every block fenced at the start of a line; indented fences (inside a list item) are part of the text. */
