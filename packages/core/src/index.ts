@@ -116,9 +116,13 @@ export { slidingWindow, type SlidingWindowOptions } from "./strategies/sliding-w
 export { importance, type ImportanceOptions, type ImportanceWeights } from "./strategies/importance.js";
 export { offloadToolResults, type OffloadToolResultsOptions } from "./strategies/offload-tool-results.js";
 export { microcompact, isRerunnableToolResult, type MicrocompactOptions, type ToolResultClassifier } from "./strategies/microcompact.js";
+export { shortenToFit, type ShortenToFitOptions } from "./strategies/shorten-to-fit.js";
+export { digestToolResult, listIdentifiers } from "./strategies/tool-result-digest.js";
 export {
   BUILT_IN_STRATEGIES,
   BUILT_IN_STRATEGY_NAMES,
+  DEFAULT_PIPELINE,
+  type BuiltInStrategyEntry,
   createBuiltInStrategy,
   isBuiltInStrategyName,
   type BuiltInStrategyName,
