@@ -1,6 +1,6 @@
 // The mistakes the guides warn about, each caught by its suite: proof that the examples' suites can fail.
 import { runAdapterConformance, runStrategyConformance } from "@ctxkit/conformance";
-import { createViewDraft, type Strategy } from "@ctxkit/core";
+import { createViewDraft, type Strategy } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { keepRecent } from "./keep-recent-strategy.js";
 import { fromPlainMessages, toPlainMessages } from "./plain-adapter.js";

@@ -1,6 +1,5 @@
 // keep-recent: every tool result but the latest few becomes a one-line note, oldest first, until the view fits.
-import type { Strategy, ViewEntry } from "@ctxkit/core";
-import { createViewDraft, isProtectedEntry, reachFor, replaceEntryMessage } from "@ctxkit/core/kit";
+import { createViewDraft, isProtectedEntry, reachFor, replaceEntryMessage, type Strategy, type ViewEntry } from "@ctxkit/core/kit";
 
 export function keepRecent(options: { keep?: number } = {}): Strategy {
   const keep = options.keep ?? 3;

@@ -1,12 +1,6 @@
 // The smallest real MessageStore: sessions live in a Map shared by every store made with it, as on a key-value server.
-import {
-  ContextClosedError,
-  type Message,
-  type MessageStore,
-  type StateChange,
-  type StateSnapshot,
-  type StoredSession,
-} from "@ctxkit/core";
+import { ContextClosedError, type Message } from "@ctxkit/core";
+import type { MessageStore, StateChange, StateSnapshot, StoredSession } from "@ctxkit/core/kit";
 
 /** One session as the "server" keeps it. */
 interface MapSession {

@@ -1,4 +1,5 @@
-import { deepFreeze, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { deepFreeze } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { checkAnthropicRequest } from "@ctxkit/conformance";
 import { countBreakpoints } from "./__fixtures__/check-anthropic-messages.js";

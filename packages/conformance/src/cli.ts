@@ -3,7 +3,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadModule } from "@ctxkit/core";
+import { loadModule } from "@ctxkit/core/kit";
 import { createProgressLine, type TextOutput } from "./cli/progress.js";
 import { findMissingConfig, formatMissingConfig } from "./cli/missing-config.js";
 import { parseArguments, UsageError, USAGE, type CliSettings } from "./cli/parse-arguments.js";

@@ -1,5 +1,5 @@
 // The persistent manager's configuration: the engine's keys, plus where and how the session is stored.
-import { contextConfigSchema } from "@ctxkit/core";
+import { contextConfigSchema } from "@ctxkit/core/kit";
 import { z } from "zod";
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a file name on every system, never a path. */

@@ -1,5 +1,6 @@
 // The journal's records, one JSON object per line, each carrying the format version it was written in.
-import { ContextValidationError, parseDecodedMessage, type Message } from "@ctxkit/core";
+import { ContextValidationError, type Message } from "@ctxkit/core";
+import { parseDecodedMessage } from "@ctxkit/core/kit";
 import type { StateChange } from "./message-store.js";
 
 export const FORMAT_VERSION = 1;

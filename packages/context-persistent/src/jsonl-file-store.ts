@@ -3,9 +3,9 @@ import { constants } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Message } from "@ctxkit/core";
+import { WriteQueue } from "@ctxkit/core/kit";
 import { JOURNAL_MODE, rewriteAtomically, rewriteFileFor, syncDirectory } from "./atomic-rewrite.js";
 import { ContextClosedError } from "./errors.js";
-import { GroupCommitQueue } from "./group-commit-queue.js";
 import { encodeAdd, encodeHeader, encodeState } from "./journal-record.js";
 import type { Durability, MessageStore, StateChange, StateSnapshot, StoredSession } from "./message-store.js";
 import { mendJournalTail } from "./mend-journal-tail.js";
@@ -35,7 +35,8 @@ export class JsonlFileStore implements MessageStore {
   readonly location: string;
   readonly durability: Durability;
   private readonly usesLock: boolean;
-  private readonly queue: GroupCommitQueue;
+  /** Appends share a write (and fsync) with those waiting beside them, except under `always` (group commit). */
+  private readonly queue: WriteQueue<string>;
   private phase: Phase = "created";
   private lock: SessionLock | undefined;
   private handle: FileHandle | undefined;
@@ -48,7 +49,13 @@ export class JsonlFileStore implements MessageStore {
     this.location = join(resolve(options.directory), `${options.sessionId}.jsonl`);
     this.durability = options.durability ?? "batch";
     this.usesLock = options.lock ?? true;
-    this.queue = new GroupCommitQueue({ write: (text) => this.write(text), sync: () => this.handle!.sync() }, this.durability);
+    this.queue = new WriteQueue<string>({
+      commit: async (lines) => {
+        await this.write(`${lines.join("\n")}\n`);
+        if (this.durability !== "none") await this.handle!.sync();
+      },
+      grouping: this.durability === "always" ? "none" : "turn",
+    });
   }
 
   async open(): Promise<void> {

@@ -1,6 +1,7 @@
 import { appendFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { CONTEXT_EVENTS, ContextConfigError, ContextEngine, createCoordinator, loadModule, mountPlan } from "@ctxkit/core";
+import { CONTEXT_EVENTS, ContextConfigError, ContextEngine, createCoordinator, mountPlan } from "@ctxkit/core";
+import { loadModule } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";
@@ -52,7 +53,7 @@ describe("the module surface", () => {
 
       const coordinator = createCoordinator();
       const heard: unknown[] = [];
-      coordinator.hooks.register("context:recover", (payload) => void heard.push(payload));
+      coordinator.hooks.register("context:recover", (_event, payload) => void heard.push(payload));
       const cleanup = await persistentModule.mount(coordinator, { storagePath: folder, sessionId: "s", tokenizer: "estimate" });
       expect(heard).toEqual([{ file: join(folder, "s.jsonl"), droppedBytes: 10 }]);
       await cleanup();

@@ -1,5 +1,6 @@
 // The module surface: what a coordinator, a mount plan or the conformance kit loads.
-import { mountContextManager, parseConfig, type Coordinator } from "@ctxkit/core";
+import type { Coordinator } from "@ctxkit/core";
+import { mountContextManager, parseConfig } from "@ctxkit/core/kit";
 import { configSchema, MODULE_NAME, type PersistentContextConfig } from "./config-schema.js";
 import { startPersistentContext } from "./create-persistent-context.js";
 

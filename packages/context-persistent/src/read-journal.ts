@@ -52,7 +52,7 @@ export async function readJournal(file: string): Promise<JournalContents> {
     try {
       record = decodeRecord(text);
     } catch (error) {
-      throw new ContextStoreCorruptError(file, line, (error as Error).message, { cause: error });
+      throw new ContextStoreCorruptError(file, { line }, (error as Error).message, { cause: error });
     }
     apply(record, line);
   }
@@ -70,7 +70,7 @@ export async function readJournal(file: string): Promise<JournalContents> {
       if ("deleted" in record) values.delete(record.key);
       else values.set(record.key, record.value);
     } else if (line !== 1) {
-      throw new ContextStoreCorruptError(file, line, "a header record after the first line (were two journals joined?)");
+      throw new ContextStoreCorruptError(file, { line }, "a header record after the first line (were two journals joined?)");
     }
   }
 }

@@ -1,7 +1,8 @@
 import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import type { Message, Strategy } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import type { Strategy } from "@ctxkit/core/kit";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assistantMessage, sampleTurn, systemMessage, userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";

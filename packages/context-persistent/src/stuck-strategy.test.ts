@@ -1,4 +1,4 @@
-import type { Strategy } from "@ctxkit/core";
+import type { Strategy } from "@ctxkit/core/kit";
 import { sampleTurn } from "@ctxkit/core/testing";
 import { describe, expect, it } from "vitest";
 import { openSession } from "../test/open-session.js";

@@ -1,5 +1,5 @@
 // The module's configuration: the engine's keys, plus which server, which session and which tables.
-import { contextConfigSchema } from "@ctxkit/core";
+import { contextConfigSchema } from "@ctxkit/core/kit";
 import { z } from "zod";
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "./bounded-pool.js";
 import { sessionIdProblem } from "./session-id.js";

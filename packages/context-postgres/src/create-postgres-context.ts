@@ -1,6 +1,7 @@
 // Opens a shared session from a config: the server, the session id, the tables.
 import { randomUUID } from "node:crypto";
-import { ContextEngine, parseConfig, type EventHandler } from "@ctxkit/core";
+import { ContextEngine, type EventHandler } from "@ctxkit/core";
+import { parseConfig } from "@ctxkit/core/kit";
 import { configSchema, MODULE_NAME, type PostgresContextConfig, type ResolvedPostgresContextConfig } from "./config-schema.js";
 import { PostgresMessageStore } from "./postgres-message-store.js";
 
@@ -11,6 +12,8 @@ export type PostgresContextManager = ContextEngine;
  * Validates `config` (every bad key in one `ContextConfigError`), connects, creates the tables when
  * missing, reads the session and returns the manager. Every worker that opens the same `sessionId`
  * shares the session. Close the manager to release its connections.
+ * @deprecated A thin alias kept for existing code. Build managers one way:
+ * `createContextManager({ store: new PostgresMessageStore({ connectionString, sessionId }), ...config })` from `@ctxkit/core`.
  */
 export async function createPostgresContext(config: PostgresContextConfig): Promise<PostgresContextManager> {
   const engine = startPostgresContext(parseConfig(MODULE_NAME, configSchema, config));

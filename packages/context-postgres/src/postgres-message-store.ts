@@ -1,15 +1,6 @@
 // A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
-import {
-  ContextClosedError,
-  ContextConfigError,
-  ContextStateConflictError,
-  type Message,
-  type MessageStore,
-  type StateChange,
-  type StateSnapshot,
-  type StoredSession,
-  type StoreUpdate,
-} from "@ctxkit/core";
+import { ContextClosedError, ContextConfigError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
+import type { StateChange, StateSnapshot, StoredSession, StoreUpdate } from "@ctxkit/core/kit";
 import type pg from "pg";
 import {
   BoundedPool,

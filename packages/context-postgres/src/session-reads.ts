@@ -1,5 +1,6 @@
 // The queries that read a session back: its row, a range of its messages, and its strategy state with each key's version.
-import { parseDecodedMessage, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { parseDecodedMessage } from "@ctxkit/core/kit";
 import type pg from "pg";
 import { PostgresStoreCorruptError } from "./errors.js";
 import type { TableNames } from "./schema-sql.js";

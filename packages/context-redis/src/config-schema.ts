@@ -1,5 +1,5 @@
 // The module's configuration: the engine's keys, plus which server (a URL or a client), which session and which keys.
-import { contextConfigSchema } from "@ctxkit/core";
+import { contextConfigSchema } from "@ctxkit/core/kit";
 import type { Cluster, Redis } from "ioredis";
 import { z } from "zod";
 

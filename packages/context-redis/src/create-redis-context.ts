@@ -1,6 +1,7 @@
 // Opens a shared session from a config: the server (a URL or a client), the session id, the keys.
 import { randomUUID } from "node:crypto";
-import { ContextEngine, parseConfig, type EventHandler } from "@ctxkit/core";
+import { ContextEngine, type EventHandler } from "@ctxkit/core";
+import { parseConfig } from "@ctxkit/core/kit";
 import { configSchema, MODULE_NAME, type RedisContextConfig, type ResolvedRedisContextConfig } from "./config-schema.js";
 import { RedisMessageStore } from "./redis-message-store.js";
 

@@ -3,4 +3,4 @@ export { createRedisContext, type RedisContextManager } from "./create-redis-con
 export { configSchema, type RedisClient, type RedisContextConfig, type ResolvedRedisContextConfig } from "./config-schema.js";
 export { meta, mount } from "./module.js";
 export { RedisMessageStore, type RedisMessageStoreOptions } from "./redis-message-store.js";
-export { ContextStoreUnavailableError, RedisStoreCorruptError, type RedisErrorCode } from "./errors.js";
+export { ContextStoreCorruptError, ContextStoreUnavailableError, RedisStoreCorruptError, type RedisErrorCode } from "./errors.js";

@@ -1,18 +1,9 @@
 // A session in Redis (or Valkey) that many processes write at once: one list, one order for every writer.
 import { createHash } from "node:crypto";
-import {
-  ContextClosedError,
-  ContextStateConflictError,
-  parseDecodedMessage,
-  type Message,
-  type MessageStore,
-  type StateChange,
-  type StateSnapshot,
-  type StoredSession,
-  type StoreUpdate,
-} from "@ctxkit/core";
+import { ContextClosedError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
+import { parseDecodedMessage, type StateChange, type StateSnapshot, type StoredSession, type StoreUpdate } from "@ctxkit/core/kit";
 import type { RedisClient } from "./config-schema.js";
-import { ContextStoreUnavailableError, RedisStoreCorruptError } from "./errors.js";
+import { ContextStoreCorruptError, ContextStoreUnavailableError } from "./errors.js";
 import { REPLACE_SCRIPT, SYNC_SCRIPT, WRITE_STATE_SCRIPT } from "./lua-scripts.js";
 import { bounded, createConnection, describeServer, whenConnected } from "./redis-connection.js";
 
@@ -206,7 +197,7 @@ export class RedisMessageStore implements MessageStore {
     try {
       return parseDecodedMessage(JSON.parse(body));
     } catch (error) {
-      throw new RedisStoreCorruptError(this.location, `message ${seq}`, (error as Error).message, { cause: error });
+      throw new ContextStoreCorruptError(this.location, { entry: `message ${seq}` }, (error as Error).message, { cause: error });
     }
   }
 
@@ -223,7 +214,9 @@ export class RedisMessageStore implements MessageStore {
       try {
         value = JSON.parse(stored.slice(space + 1));
       } catch (error) {
-        throw new RedisStoreCorruptError(this.location, `state ${strategy}/${key}`, (error as Error).message, { cause: error });
+        throw new ContextStoreCorruptError(this.location, { entry: `state ${strategy}/${key}` }, (error as Error).message, {
+          cause: error,
+        });
       }
       const values = state.get(strategy) ?? new Map<string, unknown>();
       state.set(strategy, values);
@@ -311,7 +304,7 @@ export class RedisMessageStore implements MessageStore {
   }
 
   private unavailable(error: unknown): unknown {
-    if (error instanceof RedisStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
+    if (error instanceof ContextStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
       return error;
     return new ContextStoreUnavailableError(this.location, { cause: error });
   }

@@ -2,10 +2,5 @@
 export { SimpleContextManager, createSimpleContext } from "./simple-context.js";
 export { MemoryMessageStore } from "@ctxkit/core";
 export { meta, mount, configSchema } from "./module.js";
-export {
-  FALLBACK_BUDGET,
-  type ContextConfig as SimpleContextConfig,
-  type ResolvedContextConfig as ResolvedSimpleContextConfig,
-  type StrategyEntry,
-  type EventHandler,
-} from "@ctxkit/core";
+export { FALLBACK_BUDGET, type ContextConfig as SimpleContextConfig, type StrategyEntry, type EventHandler } from "@ctxkit/core";
+export type { ResolvedContextConfig as ResolvedSimpleContextConfig } from "@ctxkit/core/kit";

@@ -3,13 +3,21 @@ import { ContextEngine, MemoryMessageStore, type ContextConfig } from "@ctxkit/c
 
 export const MODULE_NAME = "@ctxkit/context-simple";
 
-/** The in-memory, non-destructive, cache-stable context manager. Ready at once: nothing to open. */
+/**
+ * The in-memory, non-destructive, cache-stable context manager. Ready at once: nothing to open.
+ * @deprecated Build managers one way: `createContextManager({ store: new MemoryMessageStore(), ...config })` from `@ctxkit/core`.
+ */
 export class SimpleContextManager extends ContextEngine {
   constructor(config: ContextConfig = {}) {
     super(new MemoryMessageStore(), config, { moduleName: MODULE_NAME });
   }
 }
 
+/**
+ * A manager over a fresh in-memory store, ready at once.
+ * @deprecated A thin alias kept for existing code. Build managers one way:
+ * `await createContextManager({ store: new MemoryMessageStore(), ...config })` from `@ctxkit/core`.
+ */
 export function createSimpleContext(config: ContextConfig = {}): SimpleContextManager {
   return new SimpleContextManager(config);
 }

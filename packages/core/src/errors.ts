@@ -6,7 +6,10 @@ export interface ErrorIssue {
   readonly message: string;
 }
 
-/** Core's codes. A module adds its own (`CONTEXT_LOCKED` in context-persistent, say) on its own error classes. */
+/**
+ * Every ctxkit code, one class each. The store codes belong to the store errors in `store/store-errors.ts`;
+ * a third-party module may add its own code on its own error class.
+ */
 export type ContextErrorCode =
   | "CONTEXT_VALIDATION"
   | "CONTEXT_REQUEST"
@@ -19,7 +22,11 @@ export type ContextErrorCode =
   | "CONTEXT_TIMEOUT"
   | "CONTEXT_STATE_CONFLICT"
   | "CONTEXT_OVERFLOW"
-  | "CONTEXT_ADAPTER_INPUT";
+  | "CONTEXT_ADAPTER_INPUT"
+  | "CONTEXT_LOCKED"
+  | "CONTEXT_STORE_ACCESS"
+  | "CONTEXT_STORE_CORRUPT"
+  | "CONTEXT_STORE_UNAVAILABLE";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */

@@ -47,5 +47,9 @@ export const CONTEXT_EVENTS: readonly ContextEventName[] = [
   "context:calibrate",
 ];
 
-/** Where a module sends its events: the coordinator's hooks when mounted, `onEvent` otherwise. */
+/**
+ * Where a module sends its events: the coordinator's hooks when mounted, `onEvent` otherwise; both call
+ * a handler with the event name, then its payload.
+ * @deprecated The same shape as `EventHandler` (which may also return a promise); use that.
+ */
 export type ContextEventListener = <E extends ContextEventName>(event: E, payload: ContextEventMap[E]) => void;

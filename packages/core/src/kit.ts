@@ -1,4 +1,85 @@
-// @ctxkit/core/kit: what authors of ctxkit packages build with.
+// @ctxkit/core/kit: what module, strategy and store authors build with, beside what `@ctxkit/core` exports.
+// Each block below is one audience; keep additions in their own block.
+
+// ── Strategies: the pipeline's types and the view-draft helpers a strategy edits a view with ──
+export type {
+  Strategy,
+  StrategyContext,
+  StrategyResult,
+  StrategyStateStore,
+  ObserveContext,
+  ViewDraft,
+  ViewEntry,
+  ContextEdit,
+  EntrySource,
+  PipelineStep,
+  PipelineResult,
+} from "./pipeline/strategy.js";
+export {
+  createViewDraft,
+  isProtectedEntry,
+  canDropUnit,
+  findContextEdit,
+  replaceEntryMessage,
+  type EntryProtection,
+} from "./pipeline/view-draft.js";
+export { reachFor } from "./pipeline/reach-for.js";
+export { runPipeline, type RunPipelineOptions } from "./pipeline/run-pipeline.js";
+export { withTimeout } from "./pipeline/with-timeout.js";
+export { createMemoryStateStore } from "./pipeline/memory-state-store.js";
+export { SUMMARY_SOURCE, isSummaryEntry, readSummaryCoverage } from "./messages/summary-coverage.js";
+export {
+  createBuiltInStrategy,
+  BUILT_IN_STRATEGY_NAMES,
+  type BuiltInStrategyName,
+  type BuiltInStrategyOptions,
+} from "./strategies/built-in-strategies.js";
+export type { ClearToolResultsOptions } from "./strategies/clear-tool-results.js";
+export type { TrimLongTextOptions } from "./strategies/trim-long-text.js";
+export type { TruncateOptions } from "./strategies/truncate.js";
+export type { SlidingWindowOptions } from "./strategies/sliding-window.js";
+export type { ImportanceOptions, ImportanceWeights } from "./strategies/importance.js";
+export type { OffloadToolResultsOptions } from "./strategies/offload-tool-results.js";
+export { isRerunnableToolResult, type MicrocompactOptions, type ToolResultClassifier } from "./strategies/microcompact.js";
+
+// ── Units: tool-call pairs, the unit a strategy keeps or drops whole ──
+export type { ToolUnit, ToolPairViolation, ToolPairViolationKind, ToolPairRepair } from "./units/tool-unit.js";
+export { findToolUnits } from "./units/find-tool-units.js";
+export { repairToolPairs, type RepairResult } from "./units/repair-tool-pairs.js";
+
+// ── Messages and tokens: validation, freezing and counting below the agent builder's level ──
+export { parseDecodedMessage } from "./messages/parse-decoded-message.js";
+export { toProviderMessage } from "./messages/to-provider-messages.js";
+export { messageSchema } from "./messages/message-schema.js";
+export { deepFreeze } from "./messages/deep-freeze.js";
+export { resolveTokenCounter } from "./tokens/resolve-token-counter.js";
+export type { TiktokenCounterOptions, TiktokenEncoding, TiktokenRanks } from "./tokens/tiktoken-counter.js";
+export { resolveBudget, type BudgetOptions } from "./budget/resolve-budget.js";
+
+// ── Modules: the module shape, config parsing, mounting a manager on a coordinator ──
+export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
+export { loadModule } from "./modules/load-module.js";
+export { parseConfig } from "./modules/parse-config.js";
+export { mountPlanSchema, resolveStrategyModules, type MountPlanOptions } from "./modules/mount-plan.js";
+export type { LoadMountPlanOptions } from "./modules/load-mount-plan.js";
+export type { CoordinatorOptions, MountPoint, HookRegistry, HookHandler, HookOptions } from "./coordinator/create-coordinator.js";
+export { contextConfigSchema, type ResolvedContextConfig } from "./engine/context-config.js";
+export type { ContextEngineOptions } from "./engine/context-engine.js";
+export { mountContextManager } from "./engine/mount-context-manager.js";
+
+// ── Stores: the contract, the memory store, and the store kit (write ordering, group commit, the failure latch) ──
+export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
+export { MemoryMessageStore } from "./store/memory-message-store.js";
+export { WriteQueue, type Grouping, type WriteQueueOptions } from "./store/write-queue.js";
+export { FailureLatch } from "./store/failure-latch.js";
+export {
+  ContextLockedError,
+  ContextStoreAccessError,
+  ContextStoreCorruptError,
+  ContextStoreUnavailableError,
+  type CorruptRecord,
+  type LockOwner,
+} from "./store/store-errors.js";
 
 // --- Adapter kit: shared by the adapters between ctxkit messages and each SDK's shapes. ---
 export { AdapterInputError, type AdapterInputProblem } from "./adapters/adapter-input-error.js";
@@ -16,8 +97,3 @@ export {
 export { encodeToolCallId, decodeToolCallId, isSafeToolCallId } from "./adapters/tool-call-id.js";
 export { stripReasoning, isReasoningPart, REASONING_PART_TYPES, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
 // --- End of the adapter kit. ---
-
-// --- Strategy kit: what a pipeline strategy builds its result with (invariant 5 lives in isProtectedEntry). ---
-export { createViewDraft, isProtectedEntry, canDropUnit, replaceEntryMessage, findContextEdit } from "./pipeline/view-draft.js";
-export { reachFor } from "./pipeline/reach-for.js";
-// --- End of the strategy kit. ---

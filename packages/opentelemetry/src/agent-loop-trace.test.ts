@@ -1,6 +1,7 @@
 // A short agent loop, traced: a repair, a compaction with a failing strategy and a summary, a forced
 // compaction, an overflow recovery, reported usage and a refusal, read back from in-memory exporters.
-import { ContextBudgetError, type ContextEventMap, type ContextUsage, createContextManager, type Strategy } from "@ctxkit/core";
+import { ContextBudgetError, type ContextEventMap, type ContextUsage, createContextManager } from "@ctxkit/core";
+import type { Strategy } from "@ctxkit/core/kit";
 import { assistantMessage, systemMessage, toolCallMessage, toolResultMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore } from "@ctxkit/context-simple";
 import { createSummaryStrategy, extractiveSummarizer } from "@ctxkit/strategy-summary";

@@ -1,5 +1,6 @@
 // Where an instrumented manager's events come from: the manager itself, or the coordinator hooks it sends them to.
-import { CONTEXT_EVENTS, type ContextEventListener, type ContextManager, type HookRegistry } from "@ctxkit/core";
+import { CONTEXT_EVENTS, type ContextEventListener, type ContextManager } from "@ctxkit/core";
+import type { HookRegistry } from "@ctxkit/core/kit";
 
 /** A coordinator's `hooks`, or anything else that registers handlers by event name. */
 export type EventHooks = Pick<HookRegistry, "register">;
@@ -19,7 +20,7 @@ function isEventSource(manager: ContextManager): manager is ContextManager & Eve
  */
 export function subscribeToEvents(manager: ContextManager, hooks: EventHooks | undefined, listener: ContextEventListener): () => void {
   if (hooks !== undefined) {
-    const removers = CONTEXT_EVENTS.map((event) => hooks.register(event as string, (data) => listener(event, data as never)));
+    const removers = CONTEXT_EVENTS.map((event) => hooks.register(event as string, (_event, data) => listener(event, data as never)));
     return () => {
       for (const remove of removers) remove();
     };

@@ -9,9 +9,9 @@ import {
   type ContextManager,
   createContextManager,
   createCoordinator,
-  type HookRegistry,
   type Message,
 } from "@ctxkit/core";
+import type { HookRegistry } from "@ctxkit/core/kit";
 import { MockContextManager, systemMessage, toolCallMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore, mount } from "@ctxkit/context-simple";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
 // One traced manager operation: its span, the events the manager emitted while it ran, and how it ended.
-import type { CompactResult, ContextEventMap, ContextEventName, ContextUsage, PipelineStep } from "@ctxkit/core";
+import type { CompactResult, ContextEventMap, ContextEventName, ContextUsage } from "@ctxkit/core";
+import type { PipelineStep } from "@ctxkit/core/kit";
 import { context, type Attributes, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 import * as names from "./attribute-names.js";
 import { guard } from "./guard.js";

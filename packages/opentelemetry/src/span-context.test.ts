@@ -1,5 +1,6 @@
 // With a context manager registered, a view span sits under the agent's span, and spans started while the manager works sit under it.
-import { createContextManager, type Strategy } from "@ctxkit/core";
+import { createContextManager } from "@ctxkit/core";
+import type { Strategy } from "@ctxkit/core/kit";
 import { assistantMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore } from "@ctxkit/context-simple";
 import { context } from "@opentelemetry/api";

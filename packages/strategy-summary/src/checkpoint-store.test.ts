@@ -1,4 +1,4 @@
-import { createMemoryStateStore } from "@ctxkit/core";
+import { createMemoryStateStore } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { CheckpointStore, MAX_CHECKPOINTS, type Checkpoint } from "./checkpoint-store.js";
 

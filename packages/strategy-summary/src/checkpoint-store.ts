@@ -1,5 +1,5 @@
 // Summary checkpoints in the strategy's state store, keyed by the history prefix they cover.
-import type { StrategyStateStore } from "@ctxkit/core";
+import type { StrategyStateStore } from "@ctxkit/core/kit";
 import { z } from "zod";
 import type { FileLists } from "./file-operations.js";
 

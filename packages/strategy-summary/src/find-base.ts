@@ -1,5 +1,6 @@
 // The summary a new one extends: the summary entry already in the draft, or a cached checkpoint that still applies.
-import type { Message, ViewDraft } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import type { ViewDraft } from "@ctxkit/core/kit";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { FileLists } from "./file-operations.js";
 import { digestPrefixes } from "./history-digest.js";

@@ -1,4 +1,5 @@
-import { deepFreeze, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { deepFreeze } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { assistant, user } from "../test/messages.js";
 import { digestPrefixes } from "./history-digest.js";

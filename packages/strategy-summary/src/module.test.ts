@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { ContextConfigError, createCoordinator, loadModule, mountPlan, type Provider } from "@ctxkit/core";
+import { ContextConfigError, createCoordinator, mountPlan, type Provider } from "@ctxkit/core";
+import { loadModule } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { turn } from "../test/messages.js";
 import { createFreshView, createTestContext, freezeHistory } from "../test/strategy-context.js";

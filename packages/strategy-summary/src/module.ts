@@ -1,5 +1,6 @@
 // The module surface: what a mount plan loads as `{ module: "@ctxkit/strategy-summary", config }`.
-import { parseConfig, type Coordinator, type Strategy } from "@ctxkit/core";
+import type { Coordinator } from "@ctxkit/core";
+import { parseConfig, type Strategy } from "@ctxkit/core/kit";
 import { configSchema, type SummaryStrategyConfig } from "./options.js";
 import { isCompletionProvider, providerSummarizer } from "./provider-summarizer.js";
 import { createSummaryStrategy } from "./summary-strategy.js";

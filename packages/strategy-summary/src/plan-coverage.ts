@@ -1,5 +1,5 @@
 // Where the summary cuts a draft: which units it may cover, and which stay verbatim after it.
-import { isProtectedEntry, type ViewDraft, type ViewEntry } from "@ctxkit/core";
+import { isProtectedEntry, type ViewDraft, type ViewEntry } from "@ctxkit/core/kit";
 import { isSummaryEntry } from "./summary-message.js";
 
 /**

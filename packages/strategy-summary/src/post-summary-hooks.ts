@@ -1,14 +1,14 @@
 // Post-summary hooks: after a strategy puts a new summary in the view, reminders (an open todo list, the files in play) follow it as synthetic messages.
+import type { Message } from "@ctxkit/core";
 import {
   createViewDraft,
   deepFreeze,
-  type Message,
   type Strategy,
   type StrategyContext,
   type StrategyResult,
   type ViewDraft,
   type ViewEntry,
-} from "@ctxkit/core";
+} from "@ctxkit/core/kit";
 import { isSummaryEntry, readSummaryEntry, type SummaryContent } from "./summary-message.js";
 import { neutralizeTags } from "./neutralize-tags.js";
 

@@ -1,5 +1,5 @@
 // Builds the summarized draft: the summary where the covered span began, everything verbatim kept in order.
-import { createViewDraft, type ViewDraft, type ViewEntry } from "@ctxkit/core";
+import { createViewDraft, type ViewDraft, type ViewEntry } from "@ctxkit/core/kit";
 import type { CoveragePlan } from "./plan-coverage.js";
 
 /**

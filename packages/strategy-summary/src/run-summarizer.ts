@@ -1,5 +1,6 @@
 // Extends a summary over newly covered history messages: one incremental summarizer call per chunk, each saved as a checkpoint.
-import { withTimeout, type Message, type TokenCounter } from "@ctxkit/core";
+import type { Message, TokenCounter } from "@ctxkit/core";
+import { withTimeout } from "@ctxkit/core/kit";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
 import { collectFiles, NO_FILES } from "./file-operations.js";
 import type { SummaryBase } from "./find-base.js";

@@ -1,17 +1,17 @@
 // The `session-memory` strategy: a summary brought up to date between requests, and swapped into the view at compaction without an LLM call.
+import type { Message } from "@ctxkit/core";
 import {
   canDropUnit,
   createViewDraft,
   findToolUnits,
   parseConfig,
-  type Message,
   type ObserveContext,
   type Strategy,
   type StrategyContext,
   type StrategyResult,
   type ViewDraft,
   type ViewEntry,
-} from "@ctxkit/core";
+} from "@ctxkit/core/kit";
 import { z } from "zod";
 import { extractiveSummarizer } from "./extractive-summarizer.js";
 import { collectFiles } from "./file-operations.js";

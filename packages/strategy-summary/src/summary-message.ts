@@ -1,5 +1,6 @@
 // The summary as it stands in a view: one synthetic user message, `<summary>…</summary>`, with its figures in metadata.
-import { deepFreeze, isSummaryEntry, SUMMARY_SOURCE, type Message, type ViewEntry } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { deepFreeze, isSummaryEntry, SUMMARY_SOURCE, type ViewEntry } from "@ctxkit/core/kit";
 import type { FileLists } from "./file-operations.js";
 import { neutralizeTags } from "./neutralize-tags.js";
 

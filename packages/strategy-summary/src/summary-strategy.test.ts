@@ -1,4 +1,5 @@
-import { ContextTimeoutError, createMemoryStateStore, truncate, type Message, type ViewDraft } from "@ctxkit/core";
+import { ContextTimeoutError, truncate, type Message } from "@ctxkit/core";
+import { createMemoryStateStore, type ViewDraft } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { assistant, call, result, system, toolUnit, turn, user } from "../test/messages.js";
 import { recordingSummarizer } from "../test/recording-summarizer.js";

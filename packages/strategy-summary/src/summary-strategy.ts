@@ -1,5 +1,5 @@
 // The `summary` strategy: replaces the oldest units with a cached, incrementally extended summary checkpoint.
-import { parseConfig, type Strategy, type StrategyContext, type StrategyResult, type ViewDraft } from "@ctxkit/core";
+import { parseConfig, type Strategy, type StrategyContext, type StrategyResult, type ViewDraft } from "@ctxkit/core/kit";
 import { CheckpointStore } from "./checkpoint-store.js";
 import { extractiveSummarizer } from "./extractive-summarizer.js";
 import { collectFiles, NO_FILES } from "./file-operations.js";

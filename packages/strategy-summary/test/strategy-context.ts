@@ -1,18 +1,14 @@
 // A StrategyContext and ViewDraft built from plain messages, counted with the estimate counter, for direct strategy tests.
+import { countMessageTokens, estimateCounter, type ContextEventMap, type ContextEventName, type Message } from "@ctxkit/core";
 import {
-  countMessageTokens,
   createMemoryStateStore,
   createViewDraft,
   deepFreeze,
-  estimateCounter,
   repairToolPairs,
-  type ContextEventMap,
-  type ContextEventName,
-  type Message,
   type StrategyContext,
   type StrategyStateStore,
   type ViewDraft,
-} from "@ctxkit/core";
+} from "@ctxkit/core/kit";
 
 export const counter = estimateCounter();
 export const countMessage = (message: Message): number => countMessageTokens(message, counter);

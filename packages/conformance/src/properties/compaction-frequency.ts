@@ -1,5 +1,6 @@
 // A restless module compacts (a prompt-cache miss) although what it would send fits with room to spare.
-import { isSynthetic, repairToolPairs, type Message } from "@ctxkit/core";
+import { isSynthetic, type Message } from "@ctxkit/core";
+import { repairToolPairs } from "@ctxkit/core/kit";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { countViewTokens } from "../checks/count-view-tokens.js";
 import { firstDifference } from "../checks/deep-equal.js";

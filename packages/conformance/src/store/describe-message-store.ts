@@ -1,6 +1,7 @@
 // One behavioural suite for any MessageStore: each backend's test file is two lines that call it.
 import { randomUUID } from "node:crypto";
-import { ContextError, type Message, type MessageStore, type StateSnapshot } from "@ctxkit/core";
+import { ContextError, type Message, type MessageStore } from "@ctxkit/core";
+import type { StateSnapshot } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { describeStoreFaults, type StoreFaultHooks } from "./store-fault-checks.js";
 

@@ -2,7 +2,8 @@
 // record and a second writer. Each runs only when the backend offers its hook, and asserts a typed error
 // within a generous bound (a guard, not a speed test).
 import { randomUUID } from "node:crypto";
-import { ContextError, type Message, type MessageStore, type StateSnapshot } from "@ctxkit/core";
+import { ContextError, type Message, type MessageStore } from "@ctxkit/core";
+import type { StateSnapshot } from "@ctxkit/core/kit";
 import { expect, it } from "vitest";
 
 /** A store whose way to its backend a hook controls. */

@@ -1,4 +1,5 @@
-import { clearToolResults, createBuiltInStrategy, trimLongText, truncate } from "@ctxkit/core";
+import { clearToolResults, trimLongText, truncate } from "@ctxkit/core";
+import { createBuiltInStrategy } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import * as broken from "../../test/__fixtures__/broken-strategies.js";
 import { runStrategyConformance } from "./run-strategy-conformance.js";

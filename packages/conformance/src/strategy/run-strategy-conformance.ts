@@ -1,5 +1,5 @@
 // runStrategyConformance: a strategy's promises as one seeded, shrinking fast-check property.
-import type { Strategy } from "@ctxkit/core";
+import type { Strategy } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describeError, PropertyViolation } from "../checks/violation.js";
 import type { CheckResult } from "../runner/report.js";

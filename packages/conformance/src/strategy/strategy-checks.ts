@@ -1,18 +1,15 @@
 // What every pipeline strategy promises about the draft it returns, checked on generated drafts.
+import { checkToolPairs, countMessageTokens, isSynthetic, type Message } from "@ctxkit/core";
 import {
-  checkToolPairs,
-  countMessageTokens,
   createMemoryStateStore,
   createViewDraft,
   deepFreeze,
   isProtectedEntry,
-  isSynthetic,
-  type Message,
   type Strategy,
   type StrategyContext,
   type ViewDraft,
   type ViewEntry,
-} from "@ctxkit/core";
+} from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
 import { historyArbitrary } from "../arbitraries/history-arbitrary.js";

@@ -17,7 +17,7 @@ export function recordCoordinatorEvents(coordinator: Coordinator): EventRecordin
   const events: RecordedEvent[] = [];
   // The lowest priority number runs first, before any handler of the module can fail or unregister.
   const unregisters = CONTEXT_EVENTS.map((event) =>
-    coordinator.hooks.register(event, (payload: unknown) => void events.push({ event, payload }), {
+    coordinator.hooks.register(event, (_event: string, payload: unknown) => void events.push({ event, payload }), {
       priority: Number.MIN_SAFE_INTEGER,
       name: "ctxkit-conformance",
     }),

@@ -1,5 +1,6 @@
 // Lets a CLI config name strategy modules (`{ module, config }`), as a mount plan does.
-import { resolveStrategyModules, type Coordinator, type CtxkitModule } from "@ctxkit/core";
+import type { Coordinator } from "@ctxkit/core";
+import { resolveStrategyModules, type CtxkitModule } from "@ctxkit/core/kit";
 
 /**
  * The module, whose `mount` first replaces `{ module, config }` entries of `config.strategies` with

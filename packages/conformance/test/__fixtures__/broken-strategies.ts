@@ -1,5 +1,5 @@
 // Pipeline strategies each broken in exactly one way, for describeStrategy's own tests.
-import { createViewDraft, isProtectedEntry, type Strategy, type ViewEntry } from "@ctxkit/core";
+import { createViewDraft, isProtectedEntry, type Strategy, type ViewEntry } from "@ctxkit/core/kit";
 
 const keep = (name: string, filter: (entry: ViewEntry, index: number, entries: readonly ViewEntry[]) => boolean): Strategy => ({
   name,

@@ -12,7 +12,7 @@ describe("createCoordinator", () => {
     const manager = new MockContextManager();
     await coordinator.mount("context", manager);
     const seen: unknown[] = [];
-    coordinator.hooks.register("context:recover", (data) => void seen.push(data.file));
+    coordinator.hooks.register("context:recover", (_event, data) => void seen.push(data.file));
     await coordinator.hooks.emit("context:recover", { file: "session.jsonl", droppedBytes: 3 });
     coordinator.registerContributor("observability.events", "test", () => ["context:recover"]);
     const cleanup = vi.fn();

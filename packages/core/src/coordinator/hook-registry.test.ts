@@ -46,12 +46,12 @@ describe("hooks.register priority", () => {
 });
 
 describe("hooks.emit payloads", () => {
-  it("should pass the payload and the event name to each handler", async () => {
+  it("should pass the event name, then the payload, to each handler, as onEvent is called", async () => {
     const { hooks } = createRecordingRegistry();
     const handler = vi.fn();
     hooks.register("context:repair", handler);
     await hooks.emit("context:repair", { kind: "dangling_call", toolCallIds: ["call_1"] });
-    expect(handler).toHaveBeenCalledWith({ kind: "dangling_call", toolCallIds: ["call_1"] }, "context:repair");
+    expect(handler).toHaveBeenCalledWith("context:repair", { kind: "dangling_call", toolCallIds: ["call_1"] });
   });
 
   it("should only call the handlers of the emitted event", async () => {

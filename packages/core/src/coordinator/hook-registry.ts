@@ -2,8 +2,11 @@
 import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { HandlerErrorReporter } from "./handler-error.js";
 
-/** Receives the payload, and the event name so one handler can serve several events. */
-export type HookHandler<Data = unknown> = (data: Data, event: string) => void | Promise<void>;
+/**
+ * Receives the event name, then its payload: the same order as a manager's `onEvent` handler, so one
+ * function can serve both.
+ */
+export type HookHandler<Data = unknown> = (event: string, data: Data) => void | Promise<void>;
 
 export interface HookOptions {
   /** Lower numbers run first; equal priorities run in registration order. Default 0. */
@@ -69,7 +72,7 @@ export function createHookRegistry(reportError: HandlerErrorReporter): HookRegis
       // A handler removed by an earlier handler of the same emit must not run.
       if (!registration.isActive) continue;
       try {
-        await registration.handler(data, event);
+        await registration.handler(event, data);
       } catch (error) {
         reportError(error, { kind: "hook", event, name: registration.name });
       }

@@ -12,7 +12,7 @@
 //   - `CompactionPass` (compaction-pass.ts): one compaction of the view;
 // - `BackgroundWork` (background-work.ts): strategies' `observe`, off the request path;
 // - `StrategyStates` (strategy-states.ts): each strategy's state, written through the facade.
-import { ContextClosedError, ContextStateConflictError, ContextValidationError } from "../errors.js";
+import { ContextClosedError, ContextStateConflictError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
@@ -29,6 +29,7 @@ import type {
   ShouldCompactCapability,
   UsageCapability,
 } from "../protocol.js";
+import { FailureLatch } from "../store/failure-latch.js";
 import type { MessageStore, StoredSession, StoreUpdate } from "../store/message-store.js";
 import { resolveTokenCounter } from "../tokens/resolve-token-counter.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
@@ -38,8 +39,9 @@ import { contextConfigSchema, type ContextConfig, type EventHandler, type Resolv
 import { EventSink } from "./event-sink.js";
 import { OperationQueue } from "./operation-queue.js";
 import { PIN_STATE, PinSet } from "./pin-set.js";
+import { readInputTokens } from "./request-planner.js";
 import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
-import { SessionHistory } from "./session-history.js";
+import { reportIgnoredSet, SessionHistory } from "./session-history.js";
 import { retryStateWrite } from "./state-write-retry.js";
 import { StrategyStates } from "./strategy-states.js";
 import { SyncLine } from "./sync-line.js";
@@ -83,9 +85,9 @@ export class ContextEngine
   private isOpen = false;
   /** Set once close() hands the store back: a state write after it has nowhere to go. */
   private isReleased = false;
-  private failure: { readonly error: unknown } | undefined;
+  /** Set by a failed open or write: the manager then stops. */
+  private readonly latch = new FailureLatch();
   private closing: Promise<void> | undefined;
-  /** Whether `setMessages` is ignored: the store held messages when it was opened, and `clear()` was not called since. */
   private ignoresSetMessages = false;
 
   /** Opens `store` in the background; every operation waits for it. `createContextManager` awaits it for you. */
@@ -94,27 +96,18 @@ export class ContextEngine
     this.store = store;
     this.counter = resolveTokenCounter(this.config.tokenizer);
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
-    this.states = new StrategyStates((change) => {
-      // Only work that close() gave up on writes this late; the store is released, so say what was not kept.
-      if (this.isReleased) {
-        console.warn(`ctxkit: strategy "${change.strategy}" set state "${change.key}" after close(); it was not stored`);
-        return Promise.resolve();
-      }
-      return this.write(() => this.store.writeState(change));
-    });
+    this.states = new StrategyStates(
+      (change) => this.write(() => this.store.writeState(change)),
+      () => this.isReleased,
+    );
     this.pins = new PinSet(this.states.storeFor(PIN_STATE));
     const strategies = resolveStrategies(presetStrategies(this.config)).map((strategy) => this.states.withOwnState(strategy));
     const stateStoreFor = (name: string) => this.states.storeFor(name);
     this.history = new SessionHistory(this.counter);
     const parts = { config: this.config, counter: this.counter, history: this.history, pins: this.pins, events: this.events };
     this.views = new ViewBuilder({ ...parts, strategies, stateStoreFor });
-    this.background = new BackgroundWork(
-      strategies.filter((strategy) => strategy.observe !== undefined),
-      this.counter,
-      this.events,
-      stateStoreFor,
-      this.config.strategyTimeoutMs,
-    );
+    const observers = strategies.filter((strategy) => strategy.observe !== undefined);
+    this.background = new BackgroundWork(observers, this.counter, this.events, stateStoreFor, this.config.strategyTimeoutMs);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
@@ -169,7 +162,10 @@ export class ContextEngine
   setMessages(messages: Message[]): Promise<void> {
     return this.whenUsable(() => {
       const parsed = parseMessages(messages);
-      if (this.ignoresSetMessages) return this.queue.run(() => this.reportIgnoredSet(parsed.length));
+      if (this.ignoresSetMessages)
+        return this.queue.run(() =>
+          reportIgnoredSet(this.events, { file: this.store.location, storedCount: this.history.length, givenCount: parsed.length }),
+        );
       const durable = this.write(() => this.store.replace(parsed, this.states.state.snapshot()));
       const applied = this.queue.run(() => this.reset(parsed));
       return settleBoth(durable, applied);
@@ -192,7 +188,7 @@ export class ContextEngine
   }
 
   getMessagesForRequest(options: RequestOptions = {}): Promise<Message[]> {
-    return this.request(options, async () => {
+    return this.read(options.signal, async () => {
       const { view } = await this.views.build(options, { kind: "auto" });
       if (!this.background.isEmpty) this.background.start(this.history.messages);
       return view;
@@ -205,7 +201,7 @@ export class ContextEngine
   }
 
   compact(options: RequestOptions = {}): Promise<CompactResult> {
-    return this.request(options, async () => {
+    return this.read(options.signal, async () => {
       const result = await this.views.build(options, { kind: "force" });
       return {
         compacted: result.steps.some((step) => step.applied),
@@ -217,12 +213,12 @@ export class ContextEngine
   }
 
   recoverOverflow(_error: unknown, options: RequestOptions = {}): Promise<Message[]> {
-    return this.request(options, async () => (await this.views.build(options, { kind: "overflow" })).view);
+    return this.read(options.signal, async () => (await this.views.build(options, { kind: "overflow" })).view);
   }
 
   /** Whether a request with `options` would compact now. Settles nothing: the next request decides again. */
   shouldCompact(options: RequestOptions = {}): Promise<boolean> {
-    return this.request(options, async () => (await this.views.plan(options, { kind: "probe" })).reason !== undefined);
+    return this.read(options.signal, async () => (await this.views.plan(options, { kind: "probe" })).reason !== undefined);
   }
 
   /**
@@ -231,15 +227,7 @@ export class ContextEngine
    */
   reportUsage(usage: ProviderUsage): Promise<void> {
     return this.whenUsable(() => {
-      const inputTokens = usage?.inputTokens;
-      if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0) {
-        throw new ContextValidationError([
-          {
-            path: "inputTokens",
-            message: `must be the provider's input token count, a finite number ≥ 0; received ${String(inputTokens)}`,
-          },
-        ]);
-      }
+      const inputTokens = readInputTokens(usage);
       return this.queue.run(async () => {
         const calibration = this.views.planner.recordProviderCount(inputTokens);
         if (calibration !== undefined) await this.events.emit("context:calibrate", calibration);
@@ -310,7 +298,7 @@ export class ContextEngine
       await this.store.open();
       await this.apply(await this.store.load());
     } catch (error) {
-      this.failure = { error };
+      this.latch.trip(error);
       await this.store.close().catch(() => {});
       throw error;
     }
@@ -327,10 +315,7 @@ export class ContextEngine
     if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
   }
 
-  /**
-   * For a store that several processes write: asks it, at call time and so in call order with this
-   * manager's own writes, what changed. Undefined for a store only this manager writes.
-   */
+  /** For a shared store: what changed, asked at call time, so in call order with this manager's own writes. */
   private issueSync(): Promise<StoreUpdate> | undefined {
     const { store } = this;
     if (store.sync === undefined) return undefined;
@@ -359,20 +344,10 @@ export class ContextEngine
     this.views.reset();
   }
 
-  private async reportIgnoredSet(givenCount: number): Promise<void> {
-    const payload = { file: this.store.location, storedCount: this.history.length, givenCount };
-    console.info(
-      `ctxkit: setMessages(${givenCount} messages) ignored: the session ${payload.file} was resumed with ${payload.storedCount} messages, its complete history.`,
-    );
-    await this.events.emit("context:set_messages_ignored", payload);
-  }
-
-  /** A request: queued behind every earlier operation, and rejected at once when its signal aborts. */
-  private request<T>(options: RequestOptions, operation: () => Promise<T>): Promise<T> {
-    return this.read(options.signal, operation);
-  }
-
-  /** A read: what other writers changed is asked for now, applied at the read's turn, then `operation` runs. */
+  /**
+   * A read (a request among them): what other writers changed is asked for now, applied at the read's turn,
+   * then `operation` runs; queued behind every earlier operation, and rejected at once when `signal` aborts.
+   */
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.whenUsable(() => {
       const update = this.issueSync();
@@ -389,8 +364,9 @@ export class ContextEngine
 
   /** Runs `operation` unless the manager is closed or broken; a synchronous throw becomes a rejection. */
   private whenUsable<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.failure !== undefined) {
-      const cause = this.failure.error;
+    const failure = this.latch.failure;
+    if (failure !== undefined) {
+      const cause = failure.error;
       // A store that could not be opened keeps its own error (a lock held elsewhere, say).
       return Promise.reject(this.isOpen ? new ContextClosedError(this.store.location, "write_failed", { cause }) : cause);
     }
@@ -412,8 +388,7 @@ export class ContextEngine
     const guarded = written.catch((error: unknown) => {
       // A lost compare-and-set wrote nothing and leaves the store usable: the caller may apply it again.
       if (!this.isOpen || error instanceof ContextStateConflictError) throw error;
-      this.failure ??= { error };
-      throw new ContextClosedError(this.store.location, "write_failed", { cause: this.failure.error });
+      throw new ContextClosedError(this.store.location, "write_failed", { cause: this.latch.trip(error) });
     });
     // A strategy may set state without awaiting it; the failure still reaches every later caller.
     guarded.catch(() => {});

@@ -1,4 +1,4 @@
-import type { Strategy } from "../index.js";
+import type { Strategy } from "../kit.js";
 import { sampleTurn, userMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
 import { memoryContext } from "../../test/memory-context.js";

@@ -1,7 +1,8 @@
 // Request planning: a request's budget (overflow shrink, calibration, overhead) and whether, and why, it compacts.
 import type { CompactionReason } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
-import type { ContextUsage, RequestOptions } from "../protocol.js";
+import { ContextValidationError } from "../errors.js";
+import type { ContextUsage, ProviderUsage, RequestOptions } from "../protocol.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { ResolvedContextConfig } from "./context-config.js";
 import { OverflowShrink } from "./overflow-shrink.js";
@@ -23,6 +24,20 @@ export interface RequestBudget {
 
 // A view compacted for a budget this much smaller than the current one is rebuilt from the history at the next compaction.
 const REGROW_RATIO = 1.25;
+
+/** The provider's input token count from `usage`, or a `ContextValidationError` naming `inputTokens`. */
+export function readInputTokens(usage: ProviderUsage): number {
+  const inputTokens = usage?.inputTokens;
+  if (typeof inputTokens !== "number" || !Number.isFinite(inputTokens) || inputTokens < 0) {
+    throw new ContextValidationError([
+      {
+        path: "inputTokens",
+        message: `must be the provider's input token count, a finite number ≥ 0; received ${String(inputTokens)}`,
+      },
+    ]);
+  }
+  return inputTokens;
+}
 
 /** Holds what one request's plan depends on from the ones before it. Touches neither the store nor the queue. */
 export class RequestPlanner {

@@ -1,5 +1,7 @@
 import type { ContextConfig } from "./context-config.js";
-import { BUILT_IN_STRATEGIES, ContextConfigError, type Strategy } from "../index.js";
+import { ContextConfigError } from "../index.js";
+import type { Strategy } from "../kit.js";
+import { BUILT_IN_STRATEGIES } from "../strategies/built-in-strategies.js";
 import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
 import { memoryContext } from "../../test/memory-context.js";

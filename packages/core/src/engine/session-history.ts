@@ -4,6 +4,7 @@ import { deepFreeze } from "../messages/deep-freeze.js";
 import type { Message } from "../messages/message.js";
 import { countMessageTokens } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
+import type { EventSink } from "./event-sink.js";
 
 /**
  * What the manager holds of the session. Synchronous: the engine's facade changes it only after the store
@@ -60,4 +61,15 @@ export class SessionHistory {
     }
     return resolved;
   }
+}
+
+/** `setMessages` on a resumed session changes nothing: said on the console and as `context:set_messages_ignored`. */
+export async function reportIgnoredSet(
+  events: EventSink,
+  payload: { file: string; storedCount: number; givenCount: number },
+): Promise<void> {
+  console.info(
+    `ctxkit: setMessages(${payload.givenCount} messages) ignored: the session ${payload.file} was resumed with ${payload.storedCount} messages, its complete history.`,
+  );
+  await events.emit("context:set_messages_ignored", payload);
 }

@@ -8,9 +8,16 @@ export class StrategyStates {
   readonly state: StoreStrategyState;
   private readonly stores = new Map<string, StrategyStateStore>();
 
-  /** `record` hands a change to the message store, in call order with the other writes. */
-  constructor(record: (change: StateChange) => Promise<void>) {
-    this.state = new StoreStrategyState(new Map(), record);
+  /**
+   * `record` hands a change to the message store, in call order with the other writes. Once `isReleased`
+   * (close() handed the store back), only work close() gave up on writes: it is said, and not kept.
+   */
+  constructor(record: (change: StateChange) => Promise<void>, isReleased: () => boolean = () => false) {
+    this.state = new StoreStrategyState(new Map(), (change) => {
+      if (!isReleased()) return record(change);
+      console.warn(`ctxkit: strategy "${change.strategy}" set state "${change.key}" after close(); it was not stored`);
+      return Promise.resolve();
+    });
   }
 
   storeFor(name: string): StrategyStateStore {

@@ -30,7 +30,7 @@ export function createEventRecorder(
   const unregisters = [...new Set(events)].map((event) =>
     coordinator.hooks.register(
       event,
-      (data: unknown, emitted: string) => {
+      (emitted: string, data: unknown) => {
         recorded.push({ event: emitted, data });
       },
       { priority: Number.MIN_SAFE_INTEGER, name: "ctxkit:event-recorder" },

@@ -1,4 +1,5 @@
-import { ContextValidationError, deepFreeze, type Message } from "@ctxkit/core";
+import { ContextValidationError, type Message } from "@ctxkit/core";
+import { deepFreeze } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { checkChatCompletionRequest } from "@ctxkit/conformance";
 import { toChatCompletionMessages } from "./to-chat-completion-messages.js";

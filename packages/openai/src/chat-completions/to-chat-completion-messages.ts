@@ -1,6 +1,6 @@
 // A ctxkit view as Chat Completions request messages, typed as the openai SDK types them.
-import { unsupportedPartError } from "@ctxkit/core/kit";
-import { toProviderMessage, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
+import type { AssistantMessage, ContentPart, Message } from "@ctxkit/core";
+import { toProviderMessage, unsupportedPartError } from "@ctxkit/core/kit";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { cleanForChatCompletion, isChatCompletionClean } from "./chat-completion-keys.js";
 import { isFilePart, isImageUrlPart, isInputAudioPart, isRefusalPart, isTextPart } from "../content-parts.js";

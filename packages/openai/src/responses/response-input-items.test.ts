@@ -1,4 +1,5 @@
-import { ContextValidationError, deepFreeze, parseMessages, type Message } from "@ctxkit/core";
+import { ContextValidationError, parseMessages, type Message } from "@ctxkit/core";
+import { deepFreeze } from "@ctxkit/core/kit";
 import type { ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { fromResponseInputItems } from "./from-response-input-items.js";

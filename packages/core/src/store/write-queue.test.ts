@@ -1,6 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { GroupCommitQueue, type JournalSink } from "./group-commit-queue.js";
-import type { Durability } from "./message-store.js";
+import { ContextStoreUnavailableError } from "./store-errors.js";
+import { WriteQueue } from "./write-queue.js";
+
+/** A journal's durability modes, as a file store maps them onto a write queue. */
+type Durability = "always" | "batch" | "none";
+
+interface JournalSink {
+  write(text: string): Promise<void>;
+  sync(): Promise<void>;
+}
+
+/** A journal's queue: one write (and fsync, unless `none`) per commit; `always` commits each line alone. */
+function journalQueue(sink: JournalSink, durability: Durability): WriteQueue<string> {
+  return new WriteQueue<string>({
+    commit: async (lines) => {
+      await sink.write(`${lines.join("\n")}\n`);
+      if (durability !== "none") await sink.sync();
+    },
+    grouping: durability === "always" ? "none" : "turn",
+  });
+}
 
 /** A sink that records what reaches it; `failOn` makes that call fail. */
 function recordingSink(failOn?: "write" | "sync") {
@@ -20,11 +39,11 @@ function recordingSink(failOn?: "write" | "sync") {
 
 const queueFor = (durability: Durability, failOn?: "write" | "sync") => {
   const { sink, calls } = recordingSink(failOn);
-  return { queue: new GroupCommitQueue(sink, durability), calls };
+  return { queue: journalQueue(sink, durability), calls };
 };
 
-describe("GroupCommitQueue", () => {
-  describe("batch", () => {
+describe("WriteQueue", () => {
+  describe("turn grouping (a journal under batch)", () => {
     it("should give appends made together one write and one fsync", async () => {
       const { queue, calls } = queueFor("batch");
       await Promise.all(["a", "b", "c"].map((line) => queue.append(line)));
@@ -53,7 +72,7 @@ describe("GroupCommitQueue", () => {
         },
         sync: async () => void calls.push("sync"),
       };
-      const queue = new GroupCommitQueue(sink, "batch");
+      const queue = journalQueue(sink, "batch");
       const first = queue.append("a");
       await new Promise((resolve) => setTimeout(resolve, 5)); // the first batch is now being written
       const later = ["b", "c"].map((line) => queue.append(line));
@@ -63,7 +82,7 @@ describe("GroupCommitQueue", () => {
     });
   });
 
-  describe("always", () => {
+  describe("no grouping (a journal under always)", () => {
     it("should give every append its own write and fsync, in call order", async () => {
       const { queue, calls } = queueFor("always");
       await Promise.all(["a", "b"].map((line) => queue.append(line)));
@@ -71,7 +90,7 @@ describe("GroupCommitQueue", () => {
     });
   });
 
-  describe("none", () => {
+  describe("a journal under none", () => {
     it("should write without fsync", async () => {
       const { queue, calls } = queueFor("none");
       await Promise.all(["a", "b"].map((line) => queue.append(line)));
@@ -109,5 +128,53 @@ describe("GroupCommitQueue", () => {
     await queue.settled();
     expect(calls).toHaveLength(1);
     await expect(appended).resolves.toBe("rejected");
+  });
+
+  describe("queued grouping (one transaction for many rows)", () => {
+    it("should commit the appends made while the commit waits for its turn together, without waiting a turn itself", async () => {
+      const commits: string[][] = [];
+      let release = (): void => {};
+      const blocked = new Promise<void>((resolve) => (release = resolve));
+      const queue = new WriteQueue<string>({ commit: async (items) => void commits.push([...items]), grouping: "queued" });
+      const first = queue.exclusive(() => blocked);
+      const appends = ["a", "b", "c"].map((item) => queue.append(item));
+      release();
+      await Promise.all([first, ...appends]);
+      expect(commits).toEqual([["a", "b", "c"]]);
+    });
+
+    it("should close the gathering commit at a read, so a later append cannot overtake it", async () => {
+      const calls: string[] = [];
+      const queue = new WriteQueue<string>({ commit: async (items) => void calls.push(`commit ${items.join(",")}`), grouping: "queued" });
+      const done = [queue.append("a"), queue.read(async () => void calls.push("sync")), queue.append("b")];
+      await Promise.all(done);
+      expect(calls).toEqual(["commit a", "sync", "commit b"]);
+    });
+  });
+
+  describe("reads and typed failures", () => {
+    it("should latch the failure as toFailure maps it, and still run reads after it", async () => {
+      const queue = new WriteQueue<string>({
+        commit: async () => {
+          throw new Error("connection reset");
+        },
+        toFailure: (error) => new ContextStoreUnavailableError("test:session", { cause: error }),
+      });
+      await expect(queue.append("a")).rejects.toBeInstanceOf(ContextStoreUnavailableError);
+      await expect(queue.exclusive(async () => "written")).rejects.toThrow(/connection reset/);
+      await expect(queue.read(async () => "read")).resolves.toBe("read");
+      expect(queue.failure?.error).toBeInstanceOf(ContextStoreUnavailableError);
+    });
+
+    it("should not let a failed read stop the writes", async () => {
+      const queue = new WriteQueue<string>({ commit: async () => {} });
+      await expect(
+        queue.read(async () => {
+          throw new Error("read failed");
+        }),
+      ).rejects.toThrow("read failed");
+      await expect(queue.append("a")).resolves.toBeUndefined();
+      expect(queue.failure).toBeUndefined();
+    });
   });
 });
