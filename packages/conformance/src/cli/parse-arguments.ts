@@ -1,5 +1,6 @@
 // Parses `ctxkit-conformance <module…> [options]` into settings, or a usage error to print.
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { CAPABILITY_NAMES, type CapabilityFlags, type CapabilityName } from "../subject/capabilities.js";
 
 export interface CliSettings {
   readonly modules: readonly string[];
@@ -11,6 +12,13 @@ export interface CliSettings {
   readonly path?: string;
   readonly only?: readonly string[];
   readonly config?: unknown;
+  /** Sessions outlive their instance (enables restart); absent: what the module declares. */
+  readonly restart?: boolean;
+  /** The module's summary strategy uses the kit's summarizer (enables summary-coverage). */
+  readonly summarizer?: boolean;
+  readonly capabilities?: CapabilityFlags;
+  readonly concurrentAdds?: number;
+  readonly timeoutMs?: number;
 }
 
 export const USAGE = `Usage: ctxkit-conformance <module…> [options]
@@ -26,6 +34,14 @@ Options:
   --path <path>    replay one counterexample (with --seed and --only <property>)
   --config <json>  config to mount the module with (default {}); strategy entries may
                    name a strategy module: {"module": "<path or package>", "config": {}}
+  --restart        sessions outlive their instance: each instance is mounted with the kit's
+                   sessionId added to --config, and the restart property runs
+  --summarizer     the module's summary strategy uses the kit's summarizer (declare it in the
+                   module's \`conformance\` export, whose config can be a function of the settings)
+  --capabilities <list>  comma-separated: a name requires it, -name skips it
+                   (compact, recoverOverflow, usage, events)
+  --concurrent-adds <n>  addMessage calls the concurrency property fires at once (default 50)
+  --timeout <ms>   longest a single run may take (default 30000)
   --json           print the report as JSON on stdout
   --no-color       plain text even on a terminal
   -h, --help       show this help`;
@@ -52,6 +68,11 @@ const OPTIONS = {
   path: { type: "string" },
   config: { type: "string" },
   json: { type: "boolean" },
+  restart: { type: "boolean" },
+  summarizer: { type: "boolean" },
+  capabilities: { type: "string" },
+  "concurrent-adds": { type: "string" },
+  timeout: { type: "string" },
   // Node 20's parseArgs has no negated booleans, so --no-color is an option of its own.
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -76,6 +97,17 @@ function parseConfigJson(text: string | undefined): unknown {
   }
 }
 
+function parseCapabilities(text: string): CapabilityFlags {
+  const flags: Partial<Record<CapabilityName, boolean>> = {};
+  for (const item of text.split(",").filter((entry) => entry !== "")) {
+    const name = item.replace(/^-/, "") as CapabilityName;
+    if (!CAPABILITY_NAMES.includes(name))
+      throw new UsageError(`--capabilities names ${CAPABILITY_NAMES.join(", ")} (with - to skip one), got ${item}`);
+    flags[name] = !item.startsWith("-");
+  }
+  return flags;
+}
+
 export function parseArguments(argv: readonly string[]): CliSettings {
   let parsed;
   try {
@@ -94,6 +126,11 @@ export function parseArguments(argv: readonly string[]): CliSettings {
     ...(values.path === undefined ? {} : { path: values.path }),
     ...(values.only === undefined ? {} : { only: values.only.split(",").filter((name) => name !== "") }),
     ...(values.config === undefined ? {} : { config: parseConfigJson(values.config) }),
+    ...(values.restart === undefined ? {} : { restart: values.restart }),
+    ...(values.summarizer === undefined ? {} : { summarizer: values.summarizer }),
+    ...(values.capabilities === undefined ? {} : { capabilities: parseCapabilities(values.capabilities) }),
+    ...(values["concurrent-adds"] === undefined ? {} : { concurrentAdds: parseInteger("--concurrent-adds", values["concurrent-adds"], 1) }),
+    ...(values.timeout === undefined ? {} : { timeoutMs: parseInteger("--timeout", values.timeout, 1) }),
   };
   if (modules.length === 0 && !settings.help) throw new UsageError("name at least one module: a path, a folder or a package name");
   if (settings.path !== undefined && settings.only?.length !== 1)

@@ -71,6 +71,8 @@ export interface ConformanceOptions {
   readonly subscribe?: SubscribeToEvents;
   /** How many `addMessage` calls the concurrency property fires at once. Default 50. */
   readonly concurrentAdds?: number;
+  /** Shrink each failure to a minimal counterexample. `false` stops at the first failing run (a detection sweep). Default true. */
+  readonly shrink?: boolean;
   /** Longest a single run may take. Default 30 s. */
   readonly timeoutMs?: number;
   /** Shown in the report; a module's `meta.name` by default. */
@@ -180,6 +182,7 @@ export async function runConformance(input: ConformanceSubject, options: Conform
       seed,
       path: options.path,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      shrink: options.shrink,
       onRun: (run, total, shrinking) => emit({ type: "run", name: property.name, run, runs: total, shrinking }),
     });
     checks.push(result);

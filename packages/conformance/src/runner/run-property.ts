@@ -11,6 +11,8 @@ export interface PropertyRunOptions {
   readonly path?: string | undefined;
   /** Longest time one run may take before it counts as a failure (a hung manager). */
   readonly timeoutMs: number;
+  /** Stop at the first failure instead of shrinking it: detection only, for sweeps over many seeds. Default true. */
+  readonly shrink?: boolean | undefined;
   /** Called before each run, with whether fast-check is shrinking a failure. */
   readonly onRun?: ((run: number, total: number, shrinking: boolean) => void) | undefined;
 }
@@ -53,6 +55,7 @@ export async function runProperty(
       seed: options.seed,
       ...(options.path === undefined ? {} : { path: options.path }),
       timeout: options.timeoutMs,
+      endOnFailure: options.shrink === false,
     });
   } catch (error) {
     // fast-check itself rejects a path that does not lead to a case of this property's arbitrary.

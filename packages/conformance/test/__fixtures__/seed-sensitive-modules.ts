@@ -1,0 +1,115 @@
+// Broken modules whose flaw shows only in some generated sessions: a single seed used to miss them.
+// Each is caught by its property in every seed because the generators reach its class on purpose.
+import { findToolUnits, hasToolCalls, isSynthetic, type Message, type RequestOptions } from "@ctxkit/core";
+import { createBrokenModule } from "./wrap-simple-context.js";
+
+/** Compacts whenever its view passes 50% of the budget (down to 30%): a cache miss on most requests under 70%. */
+export const compactsAtHalfTheBudget = createBrokenModule("compacts-at-half-the-budget", {
+  config: { compactThreshold: 0.5, targetRatio: 0.3 },
+});
+
+/** Compacts whenever its view passes 65% of the budget: only views between 65% and 70% show it. */
+export const compactsJustUnderSeventyPercent = createBrokenModule("compacts-just-under-seventy-percent", {
+  config: { compactThreshold: 0.65, targetRatio: 0.5 },
+});
+
+/** After setMessages, builds its first view for 3% more than an explicit `tokenBudget` (a provider's budget is obeyed). */
+export const overshootsTokenBudgetAfterResume = createBrokenModule("overshoots-token-budget-after-resume", {
+  methods: (inner) => {
+    let resumed = false;
+    return {
+      setMessages: async (messages) => {
+        await inner.setMessages(messages);
+        resumed = true;
+      },
+      getMessagesForRequest: (options?: RequestOptions) => {
+        if (!resumed || options?.tokenBudget === undefined) return inner.getMessagesForRequest(options);
+        resumed = false;
+        return inner.getMessagesForRequest({ ...options, tokenBudget: Math.ceil(options.tokenBudget * 1.03) });
+      },
+    };
+  },
+});
+
+/** After setMessages, reads a provider's window without taking off its output reservation or any margin. */
+export const overshootsProviderBudgetAfterResume = createBrokenModule("overshoots-provider-budget-after-resume", {
+  methods: (inner) => {
+    let resumed = false;
+    return {
+      setMessages: async (messages) => {
+        await inner.setMessages(messages);
+        resumed = true;
+      },
+      getMessagesForRequest: async (options?: RequestOptions) => {
+        if (!resumed || options?.provider === undefined) return inner.getMessagesForRequest(options);
+        resumed = false;
+        const info = await options.provider.getInfo?.();
+        const window = info?.defaults?.contextWindow;
+        if (typeof window !== "number") return inner.getMessagesForRequest(options);
+        const { provider: _provider, ...rest } = options;
+        return inner.getMessagesForRequest({ ...rest, tokenBudget: window });
+      },
+    };
+  },
+});
+
+function coveredThroughOf(message: Message): number | undefined {
+  const summary = message.metadata?.ctxkit?.["summary"] as { coveredThrough?: unknown } | undefined;
+  return typeof summary?.coveredThrough === "number" ? summary.coveredThrough : undefined;
+}
+
+/**
+ * Drops the first tool unit of the current turn (after the latest user message) from a view that holds
+ * a summary, and stretches the summary's coverage over it, though the summarizer never saw it.
+ */
+export const dropsCurrentTurnUnitUnderSummary = createBrokenModule("drops-current-turn-unit-under-summary", {
+  view: async (view, inner) => {
+    const at = view.findIndex((message) => coveredThroughOf(message) !== undefined);
+    if (at === -1) return view;
+    const history = await inner.getMessages();
+    const latestUser = history.findLastIndex((message) => message.role === "user");
+    if (latestUser === -1) return view;
+    // The first unit after the latest user message whose call is in the view, after the summary.
+    const callPosition = view.findIndex(
+      (message, position) => position > at && hasToolCalls(message) && history.indexOf(message) > latestUser,
+    );
+    if (callPosition === -1) return view;
+    const unit = findToolUnits(view).find((candidate) => candidate.start === callPosition);
+    if (unit === undefined) return view;
+    const last = view[unit.end - 1]!;
+    const lastIndex = history.indexOf(last);
+    if (lastIndex === -1 || isSynthetic(last)) return view;
+    const summary = view[at]!;
+    const ctxkit = summary.metadata!.ctxkit!;
+    const claimed = {
+      ...summary,
+      metadata: {
+        ...summary.metadata,
+        ctxkit: {
+          ...ctxkit,
+          summary: { ...(ctxkit["summary"] as object), coveredThrough: Math.max(coveredThroughOf(summary)!, lastIndex) },
+        },
+      },
+    } as Message;
+    return [...view.slice(0, at), claimed, ...view.slice(at + 1, unit.start), ...view.slice(unit.end)];
+  },
+});
+
+/** recoverOverflow() halves every later budget, and clear() forgets to undo it. */
+export const keepsOverflowShrinkThroughClear = createBrokenModule("keeps-overflow-shrink-through-clear", {
+  methods: (inner) => {
+    let scale = 1;
+    const scaled = (options: RequestOptions | undefined): RequestOptions | undefined =>
+      options?.tokenBudget === undefined || scale === 1
+        ? options
+        : { ...options, tokenBudget: Math.max(1, Math.floor(options.tokenBudget * scale)) };
+    return {
+      recoverOverflow: (error, options) => {
+        scale = 0.5;
+        return inner.recoverOverflow(error, scaled(options));
+      },
+      getMessagesForRequest: (options) => inner.getMessagesForRequest(scaled(options)),
+      compact: (options) => inner.compact(scaled(options)),
+    };
+  },
+});
