@@ -76,6 +76,7 @@ async function checkModule(
     seed,
     ...(settings.path === undefined ? {} : { path: settings.path }),
     ...(settings.only === undefined ? {} : { only: settings.only }),
+    ...(settings.regime === undefined ? {} : { regime: settings.regime }),
     ...resolveDeclaredOptions(module, settings),
     onProgress: (event) => {
       progress.update(event);

@@ -19,6 +19,7 @@ export interface CliSettings {
   readonly capabilities?: CapabilityFlags;
   readonly concurrentAdds?: number;
   readonly timeoutMs?: number;
+  readonly regime?: "any" | "above-minimal";
 }
 
 export const USAGE = `Usage: ctxkit-conformance <module…> [options]
@@ -32,6 +33,8 @@ Options:
                    a negative one as --seed=-5)
   --only <names>   comma-separated checks to run, e.g. pairing,budget
   --path <path>    replay one counterexample (with --seed and --only <property>)
+  --regime <name>  budgets to run with: any (default) or above-minimal (every budget above the
+                   minimal view, as a replay line says when its failure was found so)
   --config <json>  config to mount the module with (default {}); strategy entries may
                    name a strategy module: {"module": "<path or package>", "config": {}}
   --restart        sessions outlive their instance: each instance is mounted with the kit's
@@ -73,6 +76,7 @@ const OPTIONS = {
   capabilities: { type: "string" },
   "concurrent-adds": { type: "string" },
   timeout: { type: "string" },
+  regime: { type: "string" },
   // Node 20's parseArgs has no negated booleans, so --no-color is an option of its own.
   "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -95,6 +99,11 @@ function parseConfigJson(text: string | undefined): unknown {
   } catch {
     throw new UsageError(`--config needs JSON, got ${text}`);
   }
+}
+
+function parseRegime(text: string): "any" | "above-minimal" {
+  if (text === "any" || text === "above-minimal") return text;
+  throw new UsageError(`--regime is any or above-minimal, got ${text}`);
 }
 
 function parseCapabilities(text: string): CapabilityFlags {
@@ -131,6 +140,7 @@ export function parseArguments(argv: readonly string[]): CliSettings {
     ...(values.capabilities === undefined ? {} : { capabilities: parseCapabilities(values.capabilities) }),
     ...(values["concurrent-adds"] === undefined ? {} : { concurrentAdds: parseInteger("--concurrent-adds", values["concurrent-adds"], 1) }),
     ...(values.timeout === undefined ? {} : { timeoutMs: parseInteger("--timeout", values.timeout, 1) }),
+    ...(values.regime === undefined ? {} : { regime: parseRegime(values.regime) }),
   };
   if (modules.length === 0 && !settings.help) throw new UsageError("name at least one module: a path, a folder or a package name");
   if (settings.path !== undefined && settings.only?.length !== 1)

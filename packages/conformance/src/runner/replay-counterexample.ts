@@ -11,7 +11,7 @@ import { createPropertyContext, probeCapabilities, type ConformanceOptions } fro
  */
 export async function replayCounterexample(
   input: ConformanceSubject,
-  counterexample: Pick<Counterexample, "property" | "input">,
+  counterexample: Pick<Counterexample, "property" | "input" | "regime">,
   options: Pick<ConformanceOptions, "capabilities" | "config" | "subscribe" | "concurrentAdds" | "restart" | "summarizer"> = {},
 ): Promise<void> {
   const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample.property);
@@ -23,7 +23,8 @@ export async function replayCounterexample(
   });
   const capabilities = await probeCapabilities(subject, options.capabilities);
   try {
-    await property.check(counterexample.input, createPropertyContext(subject, capabilities, options));
+    const context = createPropertyContext(subject, capabilities, options);
+    await property.check(counterexample.input, { ...context, regime: counterexample.regime ?? "any" });
   } catch (error) {
     if (error instanceof PropertyViolation) throw error;
     throw new PropertyViolation(`${counterexample.property}: the manager threw ${describeError(error)}`);

@@ -14,6 +14,7 @@ import {
 } from "../subject/subject.js";
 import { describeError } from "../checks/violation.js";
 import type { CheckResult, ConformanceReport } from "./report.js";
+import type { BudgetRegime } from "../subject/manager-driver.js";
 import { summarizeChecks } from "./report.js";
 import { runProperty, runsFor } from "./run-property.js";
 import { listStructuralChecks, runStructuralCheck } from "./structural-checks.js";
@@ -26,10 +27,11 @@ export const DEFAULT_CONCURRENT_ADDS = 50;
 export function createPropertyContext(
   subject: PropertyContext["subject"],
   capabilities: ResolvedCapabilities,
-  options: Pick<ConformanceOptions, "concurrentAdds" | "restart" | "summarizer">,
+  options: Pick<ConformanceOptions, "concurrentAdds" | "restart" | "summarizer" | "regime">,
 ): PropertyContext {
   return {
     subject,
+    regime: options.regime ?? "any",
     capabilities,
     concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
     features: { restart: options.restart, summarizer: options.summarizer },
@@ -71,6 +73,11 @@ export interface ConformanceOptions {
   readonly subscribe?: SubscribeToEvents;
   /** How many `addMessage` calls the concurrency property fires at once. Default 50. */
   readonly concurrentAdds?: number;
+  /**
+   * `above-minimal` raises every budget above the minimal view, as the second pass over a failed
+   * property does; give it to replay a counterexample that carries `regime`. Default `any`.
+   */
+  readonly regime?: BudgetRegime;
   /** Shrink each failure to a minimal counterexample. `false` stops at the first failing run (a detection sweep). Default true. */
   readonly shrink?: boolean;
   /** Longest a single run may take. Default 30 s. */
