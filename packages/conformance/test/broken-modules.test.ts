@@ -109,11 +109,13 @@ describe("the kit on context-simple", () => {
       "cleanup",
       "pairing",
       "order",
+      "unit-integrity",
       "non-destructive",
       "budget",
       "preservation",
       "prefix-stability",
       "compaction-frequency",
+      "compaction-progress",
       "resume",
       "restart",
       "clear",
@@ -127,6 +129,7 @@ describe("the kit on context-simple", () => {
       "recover-overflow",
       "usage",
       "summary-coverage",
+      "offload-retrieval",
     ]);
     expect(report.checks.find((check) => check.name === "compaction-frequency")?.note).toMatch(
       /^cache-stable on \d+% of \d+ follow-up requests$/,

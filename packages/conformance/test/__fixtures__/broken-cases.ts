@@ -49,6 +49,12 @@ export const FEATURE_CASES: readonly BrokenCase[] = [
     options: summaryOptions,
   },
   {
+    flaw: "puts its summary between a tool call and its results",
+    module: seedSensitive.putsSummaryInsideUnit,
+    property: "unit-integrity",
+    options: summaryOptions,
+  },
+  {
     flaw: "loses its last message in a restart",
     module: createRestartableModule("drops-last-message", "drops-last-message"),
     property: "restart",
@@ -126,6 +132,14 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
     reason: /issued after the request/,
   },
   { flaw: "keeps the last few messages, splitting tool units", module: naiveKeepLast, property: "pairing" },
+  { flaw: "splits the parallel calls of one response", module: seedSensitive.splitsParallelCalls, property: "unit-integrity" },
+  { flaw: "compacts on every request, with nothing new", module: seedSensitive.compactsOnEveryRequest, property: "compaction-progress" },
+  {
+    flaw: "offloads a tool result under a reference to another result",
+    module: seedSensitive.namesTheWrongOffloadedResult,
+    property: "offload-retrieval",
+    shrinksSmall: false,
+  },
 ];
 
 export const MANAGER_CASES: readonly BrokenCase[] = [...PLAIN_CASES, ...FEATURE_CASES];

@@ -113,3 +113,60 @@ export const keepsOverflowShrinkThroughClear = createBrokenModule("keeps-overflo
     };
   },
 });
+
+/** Offloads large tool results (core's strategy), but each reference names the call id of the previous result. */
+export const namesTheWrongOffloadedResult = createBrokenModule("names-the-wrong-offloaded-result", {
+  config: { strategies: ["offload-tool-results", "truncate"] },
+  view: async (view, inner) => {
+    const history = await inner.getMessages();
+    return view.map((message) => {
+      if (message.role !== "tool" || typeof message.content !== "string" || !message.content.startsWith("[tool result offloaded:"))
+        return message;
+      const other = history.find((candidate) => candidate.role === "tool" && candidate.tool_call_id !== message.tool_call_id);
+      if (other === undefined || other.role !== "tool") return message;
+      return { ...message, content: message.content.replace(JSON.stringify(message.tool_call_id), JSON.stringify(other.tool_call_id)) };
+    });
+  },
+});
+
+/** Compacts on every request that names a budget, whether or not anything arrived since: a compaction loop. */
+export const compactsOnEveryRequest = createBrokenModule("compacts-on-every-request", {
+  methods: (inner) => ({
+    getMessagesForRequest: async (options?: RequestOptions) => {
+      if (options?.tokenBudget !== undefined && (await inner.getMessages()).length > 0) await inner.compact(options);
+      return inner.getMessagesForRequest(options);
+    },
+  }),
+});
+
+/** Moves each summary to just after the first call message of the view, between the call and its results. */
+export const putsSummaryInsideUnit = createBrokenModule("puts-summary-inside-unit", {
+  view: (view) => {
+    const at = view.findIndex((message) => coveredThroughOf(message) !== undefined);
+    if (at === -1) return view;
+    const rest = [...view.slice(0, at), ...view.slice(at + 1)];
+    const call = rest.findIndex((message, position) => hasToolCalls(message) && rest[position + 1]?.role === "tool");
+    if (call === -1) return view;
+    return [...rest.slice(0, call + 1), view[at]!, ...rest.slice(call + 1)];
+  },
+});
+
+/** Splits an assistant message with parallel calls into one message per call, each followed by its result. */
+export const splitsParallelCalls = createBrokenModule("splits-parallel-calls", {
+  view: (view) => {
+    const units = findToolUnits(view);
+    const parallel = units.find((unit) => {
+      const message = view[unit.start]!;
+      return hasToolCalls(message) && message.tool_calls.length > 1 && unit.end - unit.start === message.tool_calls.length + 1;
+    });
+    if (parallel === undefined) return view;
+    const message = view[parallel.start]!;
+    if (!hasToolCalls(message)) return view;
+    const results = view.slice(parallel.start + 1, parallel.end);
+    const split = message.tool_calls.flatMap((call): Message[] => {
+      const result = results.find((candidate) => candidate.role === "tool" && candidate.tool_call_id === call.id);
+      return result === undefined ? [] : [{ ...message, tool_calls: [call] }, result];
+    });
+    return [...view.slice(0, parallel.start), ...split, ...view.slice(parallel.end)];
+  },
+});
