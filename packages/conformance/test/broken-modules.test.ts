@@ -110,6 +110,7 @@ describe("the kit on context-simple", () => {
       "pairing",
       "order",
       "unit-integrity",
+      "reasoning-intact",
       "non-destructive",
       "budget",
       "preservation",

@@ -16,6 +16,7 @@ import { preservationProperty } from "./preservation.js";
 import { offloadRetrievalProperty } from "./offload-retrieval.js";
 import { prefixStabilityProperty } from "./prefix-stability.js";
 import type { ConformanceProperty } from "./property.js";
+import { reasoningIntactProperty } from "./reasoning-intact.js";
 import { recoverOverflowProperty } from "./recover-overflow.js";
 import { restartProperty } from "./restart.js";
 import { resumeProperty } from "./resume.js";
@@ -29,6 +30,7 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   pairingProperty,
   orderProperty,
   unitIntegrityProperty,
+  reasoningIntactProperty,
   nonDestructiveProperty,
   budgetProperty,
   preservationProperty,

@@ -133,6 +133,8 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   },
   { flaw: "keeps the last few messages, splitting tool units", module: naiveKeepLast, property: "pairing" },
   { flaw: "splits the parallel calls of one response", module: seedSensitive.splitsParallelCalls, property: "unit-integrity" },
+  { flaw: "trims the text of reasoning parts", module: seedSensitive.trimsReasoning, property: "reasoning-intact" },
+  { flaw: "strips reasoning parts from older messages", module: seedSensitive.stripsReasoning, property: "reasoning-intact" },
   { flaw: "compacts on every request, with nothing new", module: seedSensitive.compactsOnEveryRequest, property: "compaction-progress" },
   {
     flaw: "offloads a tool result under a reference to another result",

@@ -170,3 +170,28 @@ export const splitsParallelCalls = createBrokenModule("splits-parallel-calls", {
     return [...view.slice(0, parallel.start), ...split, ...view.slice(parallel.end)];
   },
 });
+
+/** Trims the text of every reasoning part in the view by its last character (a "harmless" trailing-space trim). */
+export const trimsReasoning = createBrokenModule("trims-reasoning", {
+  view: (view) =>
+    view.map((message) => {
+      if (!Array.isArray(message.content)) return message;
+      const content = message.content.map((part) => {
+        if (part.type === "reasoning" && typeof part["text"] === "string") return { ...part, text: (part["text"] as string).slice(0, -1) };
+        if (part.type === "thinking" && typeof part["thinking"] === "string")
+          return { ...part, thinking: (part["thinking"] as string).slice(0, -1) };
+        return part;
+      });
+      return { ...message, content } as Message;
+    }),
+});
+
+/** Strips the reasoning parts from older assistant messages and keeps the rest of each message. */
+export const stripsReasoning = createBrokenModule("strips-reasoning", {
+  view: (view) =>
+    view.map((message, position) => {
+      if (position === view.length - 1 || !Array.isArray(message.content)) return message;
+      const content = message.content.filter((part) => part.type !== "reasoning" && part.type !== "thinking");
+      return content.length === message.content.length ? message : ({ ...message, content } as Message);
+    }),
+});
