@@ -1,5 +1,5 @@
 import { describeMessageStore } from "@ctxkit/conformance/vitest";
-import { MemoryMessageStore } from "./memory-message-store.js";
+import { MemoryMessageStore } from "./index.js";
 
 // One instance per session: reopened after close(), it gives back what it held, as a restart would.
 const sessions = new Map<string, MemoryMessageStore>();

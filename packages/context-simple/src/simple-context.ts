@@ -1,6 +1,5 @@
 // context-simple's manager: core's context engine over a store in memory.
-import { ContextEngine, type ContextConfig } from "@ctxkit/core";
-import { MemoryMessageStore } from "./memory-message-store.js";
+import { ContextEngine, MemoryMessageStore, type ContextConfig } from "@ctxkit/core";
 
 export const MODULE_NAME = "@ctxkit/context-simple";
 

@@ -6,7 +6,7 @@ import type { PipelineStep } from "./pipeline/strategy.js";
  * forced it (`compact()`), the budget grew enough that the view is rebuilt from the history, or a
  * pause passed a strategy's `idleAfterMs` (microcompact), which then runs alone.
  */
-export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change" | "idle";
+export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change" | "idle" | "limit";
 
 export interface ContextEventMap {
   "context:pre_compact": { messageCount: number; tokenCount: number; budget: number; reason?: CompactionReason };

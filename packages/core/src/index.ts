@@ -146,13 +146,10 @@ export {
 export { loadMountPlan, MOUNT_PLAN_VARIABLE, type LoadMountPlanOptions } from "./modules/load-mount-plan.js";
 
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
+export { MemoryMessageStore } from "./store/memory-message-store.js";
 
-export {
-  ContextEngine,
-  createContextManager,
-  type ContextEngineOptions,
-  type CreateContextManagerOptions,
-} from "./engine/context-engine.js";
+export { ContextEngine, type ContextEngineOptions } from "./engine/context-engine.js";
+export { createContextManager, type CreateContextManagerOptions } from "./engine/create-context-manager.js";
 export {
   contextConfigSchema,
   FALLBACK_BUDGET,

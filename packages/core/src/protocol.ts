@@ -38,14 +38,19 @@ export interface ContextManager {
 }
 
 export interface CompactResult {
-  /** False when there was nothing to compact. */
+  /** False only when nothing could be dropped, shortened or summarized. */
   compacted: boolean;
   tokensBefore: number;
   tokensAfter: number;
   steps: readonly PipelineStep[];
 }
 
-/** A forced, committed compaction, like `/compact`. */
+/**
+ * A forced, committed compaction, like `/compact`: it runs the pipeline when asked, under the threshold
+ * too. Strategies that shorten or clear (`clear-tool-results`, `trim-long-text`, `offload-tool-results`)
+ * do all they do, a summary strategy summarizes everything before the current turn, and strategies that
+ * drop units (`truncate`) still stop at the target.
+ */
 export interface CompactCapability {
   compact(options?: RequestOptions): Promise<CompactResult>;
 }

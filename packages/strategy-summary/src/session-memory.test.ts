@@ -57,6 +57,27 @@ describe("session-memory", () => {
     });
   });
 
+  describe("close", () => {
+    it("should finish while the summarizer ignores its abort signal and never answers (regression)", async () => {
+      let calls = 0;
+      const summarizer = () => {
+        calls += 1;
+        return new Promise<string>(() => {});
+      };
+      const manager = createSimpleContext({
+        tokenizer: "estimate",
+        strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
+      });
+      await manager.setMessages(history);
+      await manager.getMessagesForRequest({ tokenBudget: 100_000 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(calls).toBe(1);
+      // The guard only turns a hang into a failure; close() settles at once once it gives the work up.
+      const guard = new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 10_000).unref());
+      expect(await Promise.race([manager.close().then(() => "closed" as const), guard])).toBe("closed");
+    });
+  });
+
   describe("state", () => {
     it("should keep the memory in the session's state, and ignore it once the history no longer matches", async () => {
       const summarizer = recordingSummarizer();

@@ -76,7 +76,9 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
 
   async function apply(view: ViewDraft, context: StrategyContext): Promise<StrategyResult> {
     const unchanged: StrategyResult = { view, applied: false };
-    const sizes = resolveSizes(resolved, context.target, context.budget);
+    const planned = resolveSizes(resolved, context.target, context.budget);
+    // A forced compaction (`compact()`, like `/compact`) summarizes everything before the current turn, however little.
+    let sizes = context.forced === true ? { ...planned, keepRecentTokens: 0, minNewTokens: 0 } : planned;
     // The summary in the draft, if any, is the best guess of the next one's size.
     let summaryTokens = sizes.maxSummaryTokens;
     for (const entry of view.entries) if (isSummaryEntry(entry)) summaryTokens = Math.max(summaryTokens, entry.tokens);
@@ -87,6 +89,10 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
       target: context.target,
       summaryTokens,
     });
+    // A forced summary takes at most half of what it stands for, so a short history is worth one too.
+    if (context.forced === true) {
+      sizes = { ...sizes, maxSummaryTokens: Math.max(1, Math.min(sizes.maxSummaryTokens, Math.floor(plan.coveredTokens / 2))) };
+    }
     const store = new CheckpointStore(context.state);
     const positionOf = new Map<number, number>();
     view.entries.forEach((entry, position) => entry.source.kind === "history" && positionOf.set(entry.source.index, position));

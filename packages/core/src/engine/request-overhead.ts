@@ -26,21 +26,38 @@ export class RequestOverhead {
       ]);
     }
     let tokens = Math.ceil(reserveTokens);
-    for (const tool of tools) tokens += this.tokensOfTool(tool);
+    tools.forEach((tool, position) => {
+      tokens += this.tokensOfTool(tool, position);
+    });
     return tokens;
   }
 
-  private tokensOfTool(tool: unknown): number {
-    if (typeof tool !== "object" || tool === null) return this.count(tool);
+  private tokensOfTool(tool: unknown, position: number): number {
+    if (typeof tool !== "object" || tool === null) return this.count(tool, position);
     let tokens = this.toolTokens.get(tool);
     if (tokens === undefined) {
-      tokens = this.count(tool);
+      tokens = this.count(tool, position);
       this.toolTokens.set(tool, tokens);
     }
     return tokens;
   }
 
-  private count(tool: unknown): number {
-    return this.counter.count(JSON.stringify(tool) ?? "") + TOOL_OVERHEAD_TOKENS;
+  /** A definition the provider could not be sent (circular, a BigInt, a throwing `toJSON`) is the caller's to fix. */
+  private count(tool: unknown, position: number): number {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(tool);
+    } catch (error) {
+      throw new ContextRequestError(
+        [
+          {
+            path: `tools[${position}]`,
+            message: `must be JSON a provider can be sent (${error instanceof Error ? error.message : String(error)}); pass plain tool definitions`,
+          },
+        ],
+        { cause: error },
+      );
+    }
+    return this.counter.count(json ?? "") + TOOL_OVERHEAD_TOKENS;
   }
 }

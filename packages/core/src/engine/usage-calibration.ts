@@ -2,7 +2,8 @@
 
 // How much each report moves the scale: a steady gap is learned in a few reports, one odd report is not.
 const SMOOTHING = 0.5;
-// The scale stays within these bounds, whatever a provider reports.
+// The scale stays within these bounds, whatever a provider reports: a budget is scaled by at most 2× either way,
+// and a lifted budget never passes the configured `maxTokens` (see `apply`).
 const MIN_SCALE = 0.5;
 const MAX_SCALE = 2;
 // A move of the scale this large since the last one announced is announced again.
@@ -32,8 +33,14 @@ export class UsageCalibration {
     return { scale: this.scale, reportedTokens, countedTokens };
   }
 
-  /** `budget` in the manager's own tokens: what the provider would count as `budget`. */
-  apply(budget: number): number {
-    return this.scale === 1 ? budget : Math.floor(budget / this.scale);
+  /**
+   * `budget` in the manager's own tokens: what the provider would count as `budget`. A provider that
+   * counts fewer tokens than the manager lifts the budget, but never past `cap` (the configured
+   * `maxTokens`, which is always a cap); one that counts more shrinks it freely.
+   */
+  apply(budget: number, cap = Number.POSITIVE_INFINITY): number {
+    if (this.scale === 1) return budget;
+    const calibrated = Math.floor(budget / this.scale);
+    return calibrated > budget ? Math.max(budget, Math.min(calibrated, cap)) : calibrated;
   }
 }

@@ -1,4 +1,4 @@
-// The strategy pipeline: runs strategies in order until the view is at or below the target.
+// The strategy pipeline: runs strategies in order until the view is at or below the target (all of them when forced).
 import type { CircuitBreaker } from "./circuit-breaker.js";
 import type { PipelineResult, PipelineStep, Strategy, StrategyContext, StrategyResult, ViewDraft } from "./strategy.js";
 import { withTimeout } from "./with-timeout.js";
@@ -32,7 +32,7 @@ export async function runPipeline(
   const steps: PipelineStep[] = [];
   let current = view;
   for (const strategy of strategies) {
-    if (current.tokens <= context.target) break;
+    if (current.tokens <= context.target && context.forced !== true) break;
     const tokensBefore = current.tokens;
     if (breaker !== undefined && !breaker.shouldRun(strategy.name)) {
       steps.push({

@@ -68,6 +68,13 @@ export interface StrategyContext {
   readonly emit: ContextEventListener;
   /** Counts a message the way the manager does (text, tool-call JSON, per-message overhead). */
   countMessage(message: Message): number;
+  /**
+   * Set when the caller asked for a compaction (`compact()`, like `/compact`): every strategy runs,
+   * whatever the view's size. A strategy that shortens or clears does all it does (as if the target
+   * were 0), a summary covers everything before the current turn, and one that drops units still
+   * stops at the target.
+   */
+  readonly forced?: boolean;
 }
 
 export interface StrategyResult {
@@ -83,6 +90,12 @@ export interface Strategy {
    * runs it (alone, with a target of 0) even under the threshold. The compaction's reason is `idle`.
    */
   readonly idleAfterMs?: number;
+  /**
+   * Set by a strategy that keeps a limit on every view, not only at a compaction (a window of
+   * messages): when it returns true for the view as it stands, the request runs it alone, under the
+   * threshold too. The compaction's reason is `limit`. It must be cheap, and false once `apply` ran.
+   */
+  exceedsLimit?(view: ViewDraft, context: Pick<StrategyContext, "protectFirst">): boolean;
   apply(view: ViewDraft, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
   /**
    * Optional work between requests, off the request path: called after a request has been answered,

@@ -3,6 +3,7 @@ import { ContextConfigError } from "../errors.js";
 import type { ToolMessage } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { reachFor } from "../pipeline/reach-for.js";
 
 const NAME = "clear-tool-results";
 
@@ -37,7 +38,7 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
       let tokens = view.tokens;
       // Oldest first: the results furthest back matter least to the model's next step.
       for (const index of clearable) {
-        if (tokens <= context.target) break;
+        if (tokens <= reachFor(context)) break;
         const entry = view.entries[index]!;
         const message = entry.message as ToolMessage;
         // A synthetic result (a repair notice) is a few tokens, and a trailing unit's are rebuilt on every request: clearing one would not last.

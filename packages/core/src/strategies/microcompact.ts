@@ -3,6 +3,7 @@ import { ContextConfigError } from "../errors.js";
 import type { ToolMessage } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { reachFor } from "../pipeline/reach-for.js";
 import { findToolNames } from "./tool-names.js";
 
 const NAME = "microcompact";
@@ -49,7 +50,7 @@ export function microcompact(options: MicrocompactOptions = {}): Strategy {
     let entries: ViewEntry[] | undefined;
     let tokens = view.tokens;
     for (const position of clearable) {
-      if (tokens <= context.target) break;
+      if (tokens <= reachFor(context)) break;
       const entry = view.entries[position]!;
       const message = entry.message as ToolMessage;
       const toolName = names.get(position)!;

@@ -22,7 +22,7 @@ describe("offloadToolResults", () => {
       const result = await offloadToolResults().apply(view, createTestContext());
       const content = result.view.entries.map((entry) => entry.message.content);
       expect(content[2]).toMatch(/^\[tool result offloaded: \d+ tokens, 6000 characters\. It starts: "line of output\\nline/);
-      expect(content[2]).toContain('Call retrieve_tool_result with {"tool_call_id": "a"}');
+      expect(content[2]).toContain('Call retrieve_tool_result with {"tool_call_id":"a","index":2}');
       expect(content[4]).toBe("small");
       expect(content[6]).toBe(big); // the newest result stays (keepRecent 1)
       expect(result.view.entries[2]!.edit?.strategy).toBe("offload-tool-results");

@@ -3,6 +3,7 @@ import { ContextConfigError } from "../errors.js";
 import type { ContentPart, ToolMessage } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { reachFor } from "../pipeline/reach-for.js";
 import { RETRIEVE_TOOL_RESULT } from "../tools/tool-names.js";
 
 const NAME = "offload-tool-results";
@@ -21,11 +22,16 @@ function textOf(content: string | ContentPart[]): string {
   return content.map((part) => (part.type === "text" && typeof part.text === "string" ? part.text : `[${part.type}]`)).join("\n");
 }
 
-/** The reference that stands in the view for an offloaded result. */
-export function offloadReference(message: ToolMessage, tokens: number, previewChars: number): string {
+/**
+ * The reference that stands in the view for an offloaded result. It names the result's history index
+ * beside its call id, because real sessions repeat a call id in a later turn: the pair identifies
+ * exactly one result.
+ */
+export function offloadReference(message: ToolMessage, tokens: number, previewChars: number, historyIndex: number): string {
   const text = textOf(message.content);
   const preview = text.length > previewChars ? `${text.slice(0, previewChars)}…` : text;
-  return `[tool result offloaded: ${tokens} tokens, ${text.length} characters. It starts: ${JSON.stringify(preview)}. Call ${RETRIEVE_TOOL_RESULT} with {"tool_call_id": ${JSON.stringify(message.tool_call_id)}} to read all of it.]`;
+  const call = JSON.stringify({ tool_call_id: message.tool_call_id, index: historyIndex });
+  return `[tool result offloaded: ${tokens} tokens, ${text.length} characters. It starts: ${JSON.stringify(preview)}. Call ${RETRIEVE_TOOL_RESULT} with ${call} to read all of it.]`;
 }
 
 /**
@@ -56,14 +62,14 @@ export function offloadToolResults(options: OffloadToolResultsOptions = {}): Str
       let entries: ViewEntry[] | undefined;
       let tokens = view.tokens;
       for (const position of toolPositions.slice(0, Math.max(0, toolPositions.length - keepRecent))) {
-        if (tokens <= context.target) break;
+        if (tokens <= reachFor(context)) break;
         const entry = view.entries[position]!;
         if (entry.source.kind !== "history" || entry.tokens < minTokens || findContextEdit(entry) !== undefined) continue;
         if (!isProtectedEntry(view, position, context.protectFirst).canAlter) continue;
         const message = entry.message as ToolMessage;
         const offloaded = replaceEntryMessage(
           entry,
-          { ...message, content: offloadReference(message, entry.tokens, previewChars) },
+          { ...message, content: offloadReference(message, entry.tokens, previewChars, entry.source.index) },
           NAME,
           context.countMessage,
         );

@@ -1,4 +1,4 @@
-// sliding-window: keeps the units that hold the last `windowSize` messages of the view, and drops older ones it may drop.
+// sliding-window: keeps at most `windowSize` messages in every view (whole units, protected entries aside), moving in steps.
 import { ContextConfigError } from "../errors.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
@@ -6,34 +6,54 @@ import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
 const NAME = "sliding-window";
 
 export interface SlidingWindowOptions {
-  /** How many of the newest messages stay; a unit that holds any of them stays whole. Default 40. */
+  /** The most messages a view holds, protected entries aside; a unit that does not fit whole goes. Default 40. */
   windowSize?: number;
+  /**
+   * How far past the limit the window moves each time it moves, in messages: it drops to
+   * `windowSize - step`, then the view grows again, byte-stable for the prompt cache, until it passes
+   * `windowSize`. Default a quarter of the window.
+   */
+  step?: number;
 }
 
 /**
- * A window by message count, not by tokens: every droppable unit wholly before the window goes, even
- * when fewer would reach the target, so the view is the same whatever the budget. Protected entries
- * (instructions, pinned, the first `protectFirst`, the current turn) stay wherever they are. Like every
- * strategy it runs at a compaction, so between compactions the view may grow past the window.
+ * A window by message count, not by tokens, held on every view: the manager runs it whenever the view
+ * passes `windowSize` (reason `limit`), under the threshold too, and at every compaction. Protected
+ * entries (instructions, pinned, the first `protectFirst`, the current turn) stay wherever they are and
+ * are not counted; the other units are kept newest first while they fit whole.
  */
 export function slidingWindow(options: SlidingWindowOptions = {}): Strategy {
   const { windowSize = 40 } = options;
   if (!Number.isInteger(windowSize) || windowSize < 1) {
     throw new ContextConfigError(NAME, [{ path: "windowSize", message: `must be a positive integer, got ${windowSize}` }]);
   }
+  const { step = Math.floor(windowSize / 4) } = options;
+  if (!Number.isInteger(step) || step < 0 || step >= windowSize) {
+    throw new ContextConfigError(NAME, [
+      { path: "step", message: `must be an integer from 0 to windowSize - 1 (${windowSize - 1}), got ${step}` },
+    ]);
+  }
+
+  const countedMessages = (view: ViewDraft, protectFirst: number): number =>
+    view.units.reduce((sum, unit) => sum + (canDropUnit(view, unit, protectFirst) ? unit.end - unit.start : 0), 0);
 
   return {
     name: NAME,
+    exceedsLimit: (view, context) => countedMessages(view, context.protectFirst) > windowSize,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
-      const windowStart = view.entries.length - windowSize;
+      if (countedMessages(view, context.protectFirst) <= windowSize) return { view, applied: false };
+      const goal = windowSize - step;
       const dropped = new Set<number>();
-      view.units.forEach((unit, index) => {
-        // `end <= windowStart`: no message of the unit is inside the window.
-        if (unit.end <= windowStart && canDropUnit(view, unit, context.protectFirst)) dropped.add(index);
-      });
-      if (dropped.size === 0) return { view, applied: false };
-      const kept = view.units.flatMap((unit, index) => (dropped.has(index) ? [] : view.entries.slice(unit.start, unit.end)));
-      return { view: createViewDraft(kept), applied: true };
+      let kept = 0;
+      for (let index = view.units.length - 1; index >= 0; index -= 1) {
+        const unit = view.units[index]!;
+        if (!canDropUnit(view, unit, context.protectFirst)) continue;
+        // Newest first while whole units fit; once one does not, it and every older one go, so the window has no holes.
+        if (dropped.size === 0 && kept + unit.end - unit.start <= goal) kept += unit.end - unit.start;
+        else dropped.add(index);
+      }
+      const entries = view.units.flatMap((unit, index) => (dropped.has(index) ? [] : view.entries.slice(unit.start, unit.end)));
+      return { view: createViewDraft(entries), applied: true };
     },
   };
 }

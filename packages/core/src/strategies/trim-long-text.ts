@@ -4,6 +4,7 @@ import { ContextConfigError, type ErrorIssue } from "../errors.js";
 import type { ContentPart, Message, TextPart, ToolCall } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { reachFor } from "../pipeline/reach-for.js";
 
 const NAME = "trim-long-text";
 
@@ -79,7 +80,7 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
       // Oldest first, not longest first: the next step most likely depends on recent outputs, and
       // longest first would trim the huge output the agent just asked for before an old, merely long one.
       for (const [index, entry] of view.entries.entries()) {
-        if (tokens <= context.target) break;
+        if (tokens <= reachFor(context)) break;
         if (findContextEdit(entry)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const message = trimMessage(entry.message);

@@ -1,6 +1,6 @@
 // Handlers for the agent's context tools: pin and unpin messages, read back offloaded tool results.
 import { z } from "zod";
-import { ContextError } from "../errors.js";
+import { ContextError, ContextValidationError } from "../errors.js";
 import type { ContentPart, Message } from "../messages/message.js";
 import type { ContextManager } from "../protocol.js";
 import { PIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, UNPIN_MESSAGE_TOOL, type FunctionToolDefinition } from "./tool-definitions.js";
@@ -38,6 +38,7 @@ export interface ContextTools {
 const indexArguments = z.strictObject({ index: z.number().int() });
 const retrieveArguments = z.strictObject({
   tool_call_id: z.string().min(1),
+  index: z.number().int().nonnegative().optional(),
   offset: z.number().int().nonnegative().default(0),
   max_chars: z.number().int().positive().default(20_000),
 });
@@ -74,6 +75,31 @@ function parseArguments<T extends z.ZodType>(
 }
 
 /**
+ * The one result a reference names. Real sessions repeat a call id in a later turn, so an id that
+ * names several results needs the index the offload notice gives; it is never guessed.
+ */
+function findToolResult(
+  history: readonly Message[],
+  toolCallId: string,
+  index: number | undefined,
+): { result: Message } | { error: string } {
+  const positions: number[] = [];
+  history.forEach((message, position) => {
+    if (message.role === "tool" && message.tool_call_id === toolCallId) positions.push(position);
+  });
+  const id = JSON.stringify(toolCallId);
+  if (positions.length === 0) return { error: `Error: no tool result with tool_call_id ${id} in this conversation.` };
+  if (index !== undefined) {
+    if (positions.includes(index)) return { result: history[index]! };
+    return { error: `Error: message ${index} is not the result of tool_call_id ${id}; its results are messages ${positions.join(", ")}.` };
+  }
+  if (positions.length === 1) return { result: history[positions[0]!]! };
+  return {
+    error: `Error: tool_call_id ${id} names ${positions.length} results (messages ${positions.join(", ")}); call ${RETRIEVE_TOOL_RESULT} again with the index from the offload notice.`,
+  };
+}
+
+/**
  * The context tools for `manager`: `pin_message` and `unpin_message` when it can pin (a ctxkit
  * manager can), and `retrieve_tool_result`, which reads a result from the history, where an offloaded
  * result is still whole.
@@ -101,11 +127,10 @@ export function createContextTools(manager: ContextManager): ContextTools {
   async function retrieve(args: string | Readonly<Record<string, unknown>>): Promise<string> {
     const parsed = parseArguments(retrieveArguments, args);
     if ("error" in parsed) return parsed.error;
-    const { tool_call_id: toolCallId, offset, max_chars: maxChars } = parsed.value;
-    const history = await manager.getMessages();
-    const result = history.findLast((message) => message.role === "tool" && message.tool_call_id === toolCallId);
-    if (result === undefined) return `Error: no tool result with tool_call_id ${JSON.stringify(toolCallId)} in this conversation.`;
-    const text = textOf(result.content);
+    const { tool_call_id: toolCallId, index, offset, max_chars: maxChars } = parsed.value;
+    const found = findToolResult(await manager.getMessages(), toolCallId, index);
+    if ("error" in found) return found.error;
+    const text = textOf(found.result.content);
     const part = text.slice(offset, offset + maxChars);
     const rest = text.length - offset - part.length;
     return rest > 0 ? `${part}\n[${rest} more characters: call ${RETRIEVE_TOOL_RESULT} again with offset ${offset + part.length}]` : part;
@@ -116,7 +141,11 @@ export function createContextTools(manager: ContextManager): ContextTools {
     has: (name) => names.has(name),
     handle(name, args) {
       if (!names.has(name))
-        return Promise.reject(new TypeError(`"${name}" is not a context tool; expected one of ${[...names].join(", ")}.`));
+        return Promise.reject(
+          new ContextValidationError([
+            { path: "name", message: `"${name}" is not a context tool; expected one of ${[...names].join(", ")}` },
+          ]),
+        );
       if (name === PIN_MESSAGE) return pin(args, true);
       if (name === UNPIN_MESSAGE) return pin(args, false);
       return retrieve(args);

@@ -50,6 +50,10 @@ export const RETRIEVE_TOOL_RESULT_TOOL: FunctionToolDefinition = deepFreeze({
       type: "object",
       properties: {
         tool_call_id: { type: "string", description: "The tool_call_id named in the offload notice." },
+        index: {
+          type: "integer",
+          description: "The index named in the offload notice: which result, when a tool_call_id was used more than once.",
+        },
         offset: { type: "integer", description: "Character to start from, for a result longer than max_chars. Default 0." },
         max_chars: { type: "integer", description: "The most characters to return. Default 20000." },
       },

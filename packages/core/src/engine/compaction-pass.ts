@@ -1,0 +1,167 @@
+// One compaction pass: the configured strategies over the view, then last-resort passes if it still does not fit.
+import { ContextBudgetError } from "../errors.js";
+import type { CompactionReason } from "../events.js";
+import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverage.js";
+import { CircuitBreaker } from "../pipeline/circuit-breaker.js";
+import { runPipeline } from "../pipeline/run-pipeline.js";
+import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft } from "../pipeline/strategy.js";
+import { createViewDraft, isProtectedEntry } from "../pipeline/view-draft.js";
+import { clearToolResults } from "../strategies/clear-tool-results.js";
+import { trimLongText } from "../strategies/trim-long-text.js";
+import { truncate } from "../strategies/truncate.js";
+import { countMessageTokens } from "../tokens/count-message-tokens.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
+import type { ResolvedContextConfig } from "./context-config.js";
+import type { EventSink } from "./event-sink.js";
+import type { RequestPlanner } from "./request-planner.js";
+import type { SessionHistory } from "./session-history.js";
+import { announceRepairs, type ViewTail } from "./view-tail.js";
+
+// Last-resort passes when the configured strategies could not fit the budget, least harmful first:
+// drop old units, then shorten long texts hard, then clear every tool result but the newest.
+const FALLBACK_STRATEGIES: readonly Strategy[] = [truncate(), trimLongText({ maxChars: 2_000 }), clearToolResults({ keepRecent: 1 })];
+
+export interface CompactionPassParts {
+  readonly config: ResolvedContextConfig;
+  readonly counter: TokenCounter;
+  readonly history: SessionHistory;
+  readonly tail: ViewTail;
+  readonly planner: RequestPlanner;
+  readonly events: EventSink;
+  /** The configured strategies, each already given its own state store. */
+  readonly strategies: readonly Strategy[];
+  readonly stateStoreFor: (name: string) => StrategyStateStore;
+}
+
+/** Runs one compaction of the view for a budget. Touches neither the store nor the queue: the facade calls it at a request's turn. */
+export class CompactionPass {
+  private breaker = new CircuitBreaker();
+
+  constructor(private readonly parts: CompactionPassParts) {}
+
+  /**
+   * Compacts the view for `budget` and replaces it. Throws `ContextBudgetError` when even the
+   * last-resort passes leave it over the budget; the smaller view then stands for the next request.
+   */
+  async run(budget: number, reason: CompactionReason, signal: AbortSignal): Promise<PipelineStep[]> {
+    const { config, events, planner, tail } = this.parts;
+    const started = performance.now();
+    const before = await this.start(reason);
+    await events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
+    // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
+    const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits() : undefined;
+    const target = dueAlone !== undefined ? 0 : Math.floor(config.targetRatio * budget);
+    const strategies = dueAlone ?? this.parts.strategies;
+    const { strategyTimeoutMs } = config;
+    const context = { ...this.strategyContext(budget, target, signal), forced: reason === "forced" };
+    const result = await runPipeline(before, strategies, context, {
+      breaker: this.breaker,
+      strategyTimeoutMs,
+    });
+    let view = result.view;
+    const steps = result.steps;
+    if (view.tokens > budget) {
+      const fallback = await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(budget, budget, signal), { strategyTimeoutMs });
+      view = fallback.view;
+      steps.push(...fallback.steps);
+    }
+    tail.view.replace(view.entries);
+    // Over the budget, the decisions stand: the next request starts from this smaller view instead of redoing them.
+    planner.recordCompaction(budget, view.tokens);
+    if (view.tokens > budget) throw new ContextBudgetError(budget, minimalTokens(view, config.protectFirst));
+    await this.reportIncluded(before, view);
+    await events.emit("context:post_compact", {
+      messageCount: view.entries.length,
+      tokenCount: view.tokens,
+      budget,
+      steps,
+      durationMs: performance.now() - started,
+      reason,
+    });
+    return steps;
+  }
+
+  /** The strategies that hold a limit on every view (a message window) and whose limit the view as it stands has passed. */
+  exceededLimits(): Strategy[] {
+    const limited = this.parts.strategies.filter((strategy) => strategy.exceedsLimit !== undefined);
+    if (limited.length === 0) return limited;
+    const draft = createViewDraft(this.parts.tail.view.entries);
+    return limited.filter((strategy) => strategy.exceedsLimit!(draft, { protectFirst: this.parts.config.protectFirst }));
+  }
+
+  /** A new history starts with a closed circuit: strategies that failed on the old one are tried again. */
+  reset(): void {
+    this.breaker = new CircuitBreaker();
+  }
+
+  /**
+   * The draft a compaction starts from: the current view, or the whole history again when the view
+   * grows back for a larger budget. A forced or overflow compaction only ever shrinks the view.
+   */
+  private async start(reason: CompactionReason): Promise<ViewDraft> {
+    const { tail, events } = this.parts;
+    if (reason !== "budget-change") return createViewDraft(tail.view.entries);
+    const { entries, repairs } = tail.rebuild();
+    await announceRepairs(events, repairs);
+    return createViewDraft(entries);
+  }
+
+  /** Announces synthetic content (a summary, say) that a compaction brought into the view. */
+  private async reportIncluded(before: ViewDraft, after: ViewDraft): Promise<void> {
+    const previous = new Set(before.entries.map((entry) => entry.message));
+    const added = new Map<string, { messageCount: number; tokenCount: number; coveredFrom?: number; coveredThrough?: number }>();
+    for (const entry of after.entries) {
+      if (entry.source.kind !== "synthetic" || previous.has(entry.message)) continue;
+      const totals = added.get(entry.source.origin) ?? { messageCount: 0, tokenCount: 0 };
+      totals.messageCount += 1;
+      totals.tokenCount += entry.tokens;
+      const coveredThrough = isSummaryEntry(entry) ? readSummaryCoverage(entry.message) : undefined;
+      if (coveredThrough !== undefined) Object.assign(totals, { coveredFrom: firstReplaced(after, coveredThrough), coveredThrough });
+      added.set(entry.source.origin, totals);
+    }
+    for (const [source, totals] of added) await this.parts.events.emit("context:include", { source, ...totals });
+  }
+
+  private strategyContext(budget: number, target: number, signal: AbortSignal): StrategyContext {
+    const { config, counter, events } = this.parts;
+    return {
+      budget,
+      target,
+      counter,
+      history: this.parts.history.messages,
+      signal,
+      protectFirst: config.protectFirst,
+      state: this.parts.stateStoreFor("(fallback)"),
+      emit: (event, payload) => void events.emit(event, payload),
+      countMessage: (message) => countMessageTokens(message, counter),
+    };
+  }
+}
+
+/**
+ * Tokens of what no strategy may drop, what `ContextBudgetError.required` reports: every unit
+ * holding a protected message, whole, since a unit is kept or dropped whole.
+ */
+export function minimalTokens(view: ViewDraft, protectFirst: number): number {
+  let tokens = 0;
+  for (const unit of view.units) {
+    let isKept = false;
+    let unitTokens = 0;
+    for (let index = unit.start; index < unit.end; index += 1) {
+      unitTokens += view.entries[index]!.tokens;
+      if (!isProtectedEntry(view, index, protectFirst).canDrop) isKept = true;
+    }
+    if (isKept) tokens += unitTokens;
+  }
+  return tokens;
+}
+
+/** The first history index up to `coveredThrough` that `view` no longer holds verbatim: where a summary's range begins. */
+export function firstReplaced(view: ViewDraft, coveredThrough: number): number {
+  const verbatim = new Set<number>();
+  for (const entry of view.entries)
+    if (entry.source.kind === "history" && entry.source.index <= coveredThrough) verbatim.add(entry.source.index);
+  let index = 0;
+  while (index < coveredThrough && verbatim.has(index)) index += 1;
+  return index;
+}

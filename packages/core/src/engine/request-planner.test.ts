@@ -1,0 +1,114 @@
+import type { ContextEventMap } from "../index.js";
+import { estimateCounter } from "../tokens/estimate-counter.js";
+import { contextConfigSchema } from "./context-config.js";
+import { RequestPlanner } from "./request-planner.js";
+import { describe, expect, it } from "vitest";
+import { assistantMessage, sampleTurn, systemMessage, userMessage } from "../testing/index.js";
+import { addAll, managerWithEvents } from "../../test/memory-context.js";
+
+describe("request planning", () => {
+  describe("hysteresis", () => {
+    it("should not compact below the threshold, and compact down to the target above it", async () => {
+      const { manager, events, count } = await managerWithEvents({ maxTokens: 10_000 });
+      await addAll(manager, sampleTurn(1, 4_000));
+      await manager.getMessagesForRequest();
+      expect(count("context:pre_compact")).toBe(0);
+      await addAll(manager, [...sampleTurn(2, 20_000), ...sampleTurn(3, 20_000)]);
+      await manager.getMessagesForRequest();
+      const post = events.find((recorded) => recorded.event === "context:post_compact");
+      expect(post?.payload).toMatchObject({ budget: 10_000 });
+      expect((post?.payload as ContextEventMap["context:post_compact"]).tokenCount).toBeLessThanOrEqual(6_000);
+    });
+
+    it("should extend the previous view between compactions, byte for byte", async () => {
+      const { manager, count } = await managerWithEvents({ maxTokens: 8_000 });
+      await addAll(manager, Array.from({ length: 20 }, (_, index) => sampleTurn(index, 2_000)).flat());
+      const compactedView = await manager.getMessagesForRequest();
+      expect(count("context:post_compact")).toBe(1);
+      await addAll(manager, sampleTurn(99, 50));
+      const next = await manager.getMessagesForRequest();
+      expect(count("context:post_compact")).toBe(1);
+      expect(next.slice(0, compactedView.length)).toEqual(compactedView);
+      expect(JSON.stringify(next.slice(0, compactedView.length))).toBe(JSON.stringify(compactedView));
+    });
+
+    it("should not compact on every request when an irreducible system prompt sits near the budget (regression)", async () => {
+      const { manager, count } = await managerWithEvents({ maxTokens: 10_000 });
+      await manager.addMessage(systemMessage("policy ".repeat(5_000)));
+      let requests = 0;
+      for (let index = 0; index < 60; index += 1) {
+        await addAll(manager, [userMessage(`q${index}`), assistantMessage(`a${index} `.repeat(20))]);
+        await manager.getMessagesForRequest();
+        requests += 1;
+      }
+      expect(requests).toBe(60);
+      expect(count("context:pre_compact")).toBeLessThanOrEqual(10);
+    });
+
+    it("should forget its decisions on clear() and setMessages()", async () => {
+      const { manager, count } = await managerWithEvents({ maxTokens: 4_000 });
+      const long = Array.from({ length: 10 }, (_, index) => sampleTurn(index, 2_000)).flat();
+      await addAll(manager, long);
+      await manager.getMessagesForRequest();
+      await manager.setMessages(sampleTurn(1, 100));
+      expect(await manager.getMessagesForRequest()).toEqual(sampleTurn(1, 100));
+      await manager.clear();
+      expect(await manager.getMessagesForRequest()).toEqual([]);
+      expect(count("context:post_compact")).toBe(1);
+    });
+  });
+});
+
+describe("RequestPlanner", () => {
+  const config = contextConfigSchema.parse({ tokenizer: "estimate" });
+  const plannerFor = () => new RequestPlanner(config, estimateCounter(), []);
+
+  it("should take the request's budget less its reserve", async () => {
+    const plan = await plannerFor().budgetFor({ tokenBudget: 1_000, reserveTokens: 100 }, { kind: "auto" });
+    expect(plan).toEqual({ requestBudget: 1_000, overheadTokens: 100, budget: 900 });
+  });
+
+  it("should shrink the budget after an overflow, and leave it shrunk for a probe without relaxing it", async () => {
+    const planner = plannerFor();
+    planner.recordRequest({ requestBudget: 1_000, overheadTokens: 0, budget: 1_000 }, { tokens: 800, messageCount: 4 }, false);
+    const shrunk = await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "overflow" });
+    expect(shrunk.requestBudget).toBe(600);
+    expect((await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "probe" })).requestBudget).toBe(600);
+    expect((await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "probe" })).requestBudget).toBe(600);
+    // A request that did not overflow relaxes the shrink a step.
+    expect((await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "auto" })).requestBudget).toBeGreaterThan(600);
+  });
+
+  it("should compact above the threshold, and after a refusal only above the budget", () => {
+    const planner = plannerFor();
+    expect(planner.reasonFor({ kind: "auto" }, 900, 1_000)).toBeUndefined();
+    expect(planner.reasonFor({ kind: "auto" }, 950, 1_000)).toBe("threshold");
+    expect(planner.reasonFor({ kind: "force" }, 0, 1_000)).toBe("forced");
+    expect(planner.reasonFor({ kind: "overflow" }, 0, 1_000)).toBe("overflow");
+    planner.recordCompaction(1_000, 950);
+    expect(planner.reasonFor({ kind: "auto" }, 950, 1_000)).toBeUndefined();
+    expect(planner.reasonFor({ kind: "auto" }, 1_001, 1_000)).toBe("threshold");
+  });
+
+  it("should grow the view back for a budget at least a quarter larger than the one it was compacted for", () => {
+    const planner = plannerFor();
+    planner.recordCompaction(1_000, 500);
+    expect(planner.reasonFor({ kind: "auto" }, 500, 1_249)).toBeUndefined();
+    expect(planner.reasonFor({ kind: "auto" }, 500, 1_250)).toBe("budget-change");
+    planner.reset();
+    expect(planner.reasonFor({ kind: "auto" }, 500, 2_000)).toBeUndefined();
+  });
+
+  it("should report usage as a copy, forget it on reset, and calibrate only after a request", () => {
+    const planner = plannerFor();
+    expect(planner.recordProviderCount(2_000)).toBeUndefined();
+    planner.recordRequest({ requestBudget: 1_000, overheadTokens: 10, budget: 990 }, { tokens: 500, messageCount: 3 }, true);
+    const usage = planner.usage()!;
+    expect(usage).toMatchObject({ tokens: 500, budget: 1_000, overheadTokens: 10, messageCount: 3, compacted: true });
+    usage.tokens = 0;
+    expect(planner.usage()?.tokens).toBe(500);
+    expect(planner.recordProviderCount(1_020)?.scale).toBeGreaterThan(1);
+    planner.reset();
+    expect(planner.usage()).toBeUndefined();
+  });
+});

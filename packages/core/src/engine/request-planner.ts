@@ -1,0 +1,130 @@
+// Request planning: a request's budget (overflow shrink, calibration, overhead) and whether, and why, it compacts.
+import type { CompactionReason } from "../events.js";
+import type { Strategy } from "../pipeline/strategy.js";
+import type { ContextUsage, RequestOptions } from "../protocol.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
+import type { ResolvedContextConfig } from "./context-config.js";
+import { OverflowShrink } from "./overflow-shrink.js";
+import { RequestOverhead } from "./request-overhead.js";
+import { resolveRequestBudget } from "./resolve-request-budget.js";
+import { type Calibration, UsageCalibration } from "./usage-calibration.js";
+
+/** `probe`: decide as `auto` would, changing nothing that the next request depends on. */
+export type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" } | { kind: "probe" };
+
+export interface RequestBudget {
+  /** The nominal budget after an overflow shrink: what `usage()` reports. */
+  readonly requestBudget: number;
+  /** Tokens of the request's tools and reserve. */
+  readonly overheadTokens: number;
+  /** What the view may take: the request budget, calibrated to the manager's count, less the overhead. */
+  readonly budget: number;
+}
+
+// A view compacted for a budget this much smaller than the current one is rebuilt from the history at the next compaction.
+const REGROW_RATIO = 1.25;
+
+/** Holds what one request's plan depends on from the ones before it. Touches neither the store nor the queue. */
+export class RequestPlanner {
+  private readonly overflow = new OverflowShrink();
+  private readonly overhead: RequestOverhead;
+  private readonly calibration = new UsageCalibration();
+  /** The budget the current view was last compacted for; a much larger budget rebuilds it from the history. */
+  private compactedFor: number | undefined;
+  /** True when the last compaction could not get under the threshold: then only the budget triggers. */
+  private floorAboveThreshold = false;
+  private lastUsage: ContextUsage | undefined;
+  /** When the last request was served (`Date.now()`), read only when `idleStrategies` is not empty. */
+  private lastRequestAt: number | undefined;
+
+  constructor(
+    private readonly config: ResolvedContextConfig,
+    private readonly counter: TokenCounter,
+    /** Strategies that also run after a pause (`idleAfterMs`); empty in the usual case, which then costs nothing. */
+    private readonly idleStrategies: readonly Strategy[],
+  ) {
+    this.overhead = new RequestOverhead(counter);
+  }
+
+  /** The budget of a request with `options`; an overflow shrinks it, and a probe changes nothing. */
+  async budgetFor(options: RequestOptions, mode: CompactionMode): Promise<RequestBudget> {
+    const nominal = await resolveRequestBudget(options, this.config);
+    // Counted before anything steps, so bad tools reject the request with nothing changed.
+    const overheadTokens = this.overhead.tokensOf(options);
+    const requestBudget =
+      mode.kind === "overflow"
+        ? this.overflow.shrink(nominal, this.lastUsage?.tokens)
+        : mode.kind === "probe"
+          ? this.overflow.peek(nominal)
+          : this.overflow.apply(nominal);
+    // The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's.
+    const budget = Math.max(0, this.calibration.apply(requestBudget, this.config.maxTokens) - overheadTokens);
+    return { requestBudget, overheadTokens, budget };
+  }
+
+  /**
+   * Why a view of `viewTokens` compacts for `budget`, or undefined when it is served as it is.
+   * `exceedsLimit` says whether a strategy's limit on every view (a message window) was passed.
+   */
+  reasonFor(
+    mode: CompactionMode,
+    viewTokens: number,
+    budget: number,
+    exceedsLimit: () => boolean = () => false,
+  ): CompactionReason | undefined {
+    const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
+    if (mode.kind === "force") return "forced";
+    if (mode.kind === "overflow") return "overflow";
+    if (viewTokens > trigger) return "threshold";
+    if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) return "idle";
+    if (exceedsLimit()) return "limit";
+    // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
+    if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) return "budget-change";
+    return undefined;
+  }
+
+  /** The strategies whose pause has passed since the last request; none before the first request. */
+  dueIdleStrategies(): Strategy[] {
+    if (this.lastRequestAt === undefined) return [];
+    const idleFor = Date.now() - this.lastRequestAt;
+    return this.idleStrategies.filter((strategy) => idleFor >= strategy.idleAfterMs!);
+  }
+
+  /** A compaction for `budget` ended at `viewTokens`; a view over the budget keeps its decisions and then only the budget triggers. */
+  recordCompaction(budget: number, viewTokens: number): void {
+    this.compactedFor = budget;
+    this.floorAboveThreshold = viewTokens > budget || viewTokens > this.config.compactThreshold * budget;
+  }
+
+  /** A request was served with a view of `view` messages and tokens. */
+  recordRequest(plan: RequestBudget, view: { tokens: number; messageCount: number }, compacted: boolean): void {
+    if (this.idleStrategies.length > 0) this.lastRequestAt = Date.now();
+    this.lastUsage = {
+      tokens: view.tokens,
+      budget: plan.requestBudget,
+      overheadTokens: plan.overheadTokens,
+      messageCount: view.messageCount,
+      compacted: compacted || this.lastUsage?.compacted === true,
+      counter: this.counter.name,
+    };
+  }
+
+  /** Takes the provider's count for the last view; returns the calibration when it moved far enough to announce. */
+  recordProviderCount(inputTokens: number): Calibration | undefined {
+    if (this.lastUsage === undefined) return undefined;
+    return this.calibration.record(inputTokens, this.lastUsage.tokens + (this.lastUsage.overheadTokens ?? 0));
+  }
+
+  /** The figures of the last request, a copy. */
+  usage(): ContextUsage | undefined {
+    return this.lastUsage === undefined ? undefined : { ...this.lastUsage };
+  }
+
+  /** Forgets everything tied to the history; the calibration, a property of the provider, stays. */
+  reset(): void {
+    this.compactedFor = undefined;
+    this.floorAboveThreshold = false;
+    this.lastUsage = undefined;
+    this.overflow.reset();
+  }
+}

@@ -1,0 +1,87 @@
+// A request's view: plan the budget, bring the tail up to date, compact when due, settle. No queue, no store.
+import { ContextBudgetError } from "../errors.js";
+import type { Message } from "../messages/message.js";
+import type { PipelineStep, Strategy, StrategyStateStore } from "../pipeline/strategy.js";
+import type { RequestOptions } from "../protocol.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
+import { CompactionPass } from "./compaction-pass.js";
+import type { ResolvedContextConfig } from "./context-config.js";
+import type { EventSink } from "./event-sink.js";
+import type { PinSet } from "./pin-set.js";
+import { type CompactionMode, RequestPlanner } from "./request-planner.js";
+import type { SessionHistory } from "./session-history.js";
+import { announceRepairs, ViewTail } from "./view-tail.js";
+
+export interface ViewBuilderParts {
+  readonly config: ResolvedContextConfig;
+  readonly counter: TokenCounter;
+  readonly history: SessionHistory;
+  readonly pins: PinSet;
+  readonly events: EventSink;
+  /** The configured strategies, each already given its own state store. */
+  readonly strategies: readonly Strategy[];
+  readonly stateStoreFor: (name: string) => StrategyStateStore;
+}
+
+export interface BuiltView {
+  readonly view: Message[];
+  readonly steps: PipelineStep[];
+  readonly tokensBefore: number;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/** Builds each request's view from the history; the facade calls it at the request's turn in the queue. */
+export class ViewBuilder {
+  readonly tail: ViewTail;
+  readonly planner: RequestPlanner;
+  private readonly compaction: CompactionPass;
+  private readonly events: EventSink;
+
+  constructor(parts: ViewBuilderParts) {
+    const idleStrategies = parts.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
+    this.planner = new RequestPlanner(parts.config, parts.counter, idleStrategies);
+    this.tail = new ViewTail(parts.history, parts.counter, parts.pins);
+    this.compaction = new CompactionPass({ ...parts, tail: this.tail, planner: this.planner });
+    this.events = parts.events;
+  }
+
+  /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
+  async plan(options: RequestOptions, mode: CompactionMode) {
+    const budget = await this.planner.budgetFor(options, mode);
+    const { openUnitStart, repairs } = this.tail.refresh();
+    if (repairs.length > 0) await announceRepairs(this.events, repairs);
+    const reason = this.planner.reasonFor(mode, this.tail.view.tokens, budget.budget, () => this.compaction.exceededLimits().length > 0);
+    return { ...budget, openUnitStart, reason };
+  }
+
+  /** The view for a request with `options`, compacted first when `mode` or the plan says so. */
+  async build(options: RequestOptions, mode: CompactionMode): Promise<BuiltView> {
+    // A caller that gave up before its turn in the queue gets its abort, not a view it no longer wants.
+    options.signal?.throwIfAborted();
+    const plan = await this.plan(options, mode);
+    const { openUnitStart, reason } = plan;
+    const { view } = this.tail;
+    const tokensBefore = view.tokens;
+    let steps: PipelineStep[] = [];
+    if (reason !== undefined) {
+      try {
+        steps = await this.compaction.run(plan.budget, reason, options.signal ?? NEVER_ABORTED);
+      } catch (error) {
+        if (error instanceof ContextBudgetError) this.tail.settle(openUnitStart, true);
+        throw error;
+      }
+    }
+    const compacted = reason !== undefined;
+    this.tail.settle(openUnitStart, compacted);
+    this.planner.recordRequest(plan, { tokens: view.tokens, messageCount: view.messages.length }, compacted);
+    return { view: view.messages.slice(), steps, tokensBefore };
+  }
+
+  /** Forgets everything derived from the old history. */
+  reset(): void {
+    this.tail.reset();
+    this.planner.reset();
+    this.compaction.reset();
+  }
+}

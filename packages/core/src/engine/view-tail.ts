@@ -1,0 +1,118 @@
+// Keeping the view's tail: the view grows by what was added since the last request, without touching its settled prefix.
+import type { EventSink } from "./event-sink.js";
+import { hasToolCalls, type Message } from "../messages/message.js";
+import type { ViewEntry } from "../pipeline/strategy.js";
+import { countMessageTokens } from "../tokens/count-message-tokens.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
+import { findToolUnits } from "../units/find-tool-units.js";
+import { repairToolPairs } from "../units/repair-tool-pairs.js";
+import type { ToolPairRepair } from "../units/tool-unit.js";
+import type { PinSet } from "./pin-set.js";
+import type { SessionHistory } from "./session-history.js";
+import { StickyView } from "./sticky-view.js";
+
+/** The view a request returns, and what keeps its end in step with the history. Synchronous. */
+export class ViewTail {
+  readonly view = new StickyView();
+  /**
+   * Compaction decisions for messages of a trailing tool unit still waiting for results: that unit
+   * is rebuilt from the history on each request, and these keep a committed compaction's edits.
+   */
+  private openUnitEdits = new Map<number, ViewEntry>();
+  /** Repairs already reported, so a repair is announced once, not on every request. */
+  private reportedRepairs = new Set<string>();
+
+  constructor(
+    private readonly history: SessionHistory,
+    private readonly counter: TokenCounter,
+    private readonly pins: PinSet,
+  ) {}
+
+  /**
+   * Rebuilds the view's unsettled end from the history: repairs broken pairs and counts messages
+   * not counted yet, so the cost is proportional to what was added since the last request.
+   * Returns where the settled part must end (the start of a trailing tool unit still waiting for
+   * results, which a later result would change, or the end of the history) and the repairs to announce.
+   */
+  refresh(): { openUnitStart: number; repairs: ToolPairRepair[] } {
+    const from = this.view.settledUntil;
+    const tail = this.history.messages.slice(from);
+    const { entries, repairs } = this.entriesFor(tail, from);
+    this.view.setTail(entries);
+    return { openUnitStart: from + openUnitStart(tail), repairs };
+  }
+
+  /** The whole history as view entries again, for a view that grows back; forgets the open unit's edits. */
+  rebuild(): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
+    this.openUnitEdits = new Map();
+    return this.entriesFor(this.history.messages, 0);
+  }
+
+  /** Settles the view up to `openUnitStart`, keeping what a compaction changed in the open unit after it. */
+  settle(openUnitStart: number, compacted: boolean): void {
+    if (compacted) this.keepOpenUnitEdits(openUnitStart);
+    this.view.settle(openUnitStart);
+    for (const index of this.openUnitEdits.keys()) if (index < openUnitStart) this.openUnitEdits.delete(index);
+  }
+
+  /** Marks the view's entries as the pins now say. */
+  remarkPins(): void {
+    this.view.remark((entry) => this.pins.mark(entry));
+  }
+
+  reset(): void {
+    this.view.reset();
+    this.openUnitEdits = new Map();
+    this.reportedRepairs = new Set();
+  }
+
+  /** View entries for `messages`, the history from index `from` on, with broken pairs repaired, and the repairs not announced yet. */
+  private entriesFor(messages: readonly Message[], from: number): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
+    const repaired = repairToolPairs(messages);
+    const entries: ViewEntry[] = repaired.messages.map((message, position) => {
+      const source = repaired.sources[position];
+      if (source === null || source === undefined) {
+        return { message, tokens: countMessageTokens(message, this.counter), source: { kind: "synthetic", origin: "repair" } };
+      }
+      const index = from + source;
+      const entry: ViewEntry = this.openUnitEdits.get(index) ?? {
+        message,
+        tokens: this.history.tokensOf(index),
+        source: { kind: "history", index },
+      };
+      return this.pins.size === 0 ? entry : this.pins.mark(entry);
+    });
+    const repairs = repaired.repairs.filter((repair) => {
+      const key = `${repair.kind}:${from + repair.index}`;
+      if (this.reportedRepairs.has(key)) return false;
+      this.reportedRepairs.add(key);
+      return true;
+    });
+    return { entries, repairs };
+  }
+
+  /** Remembers what the last compaction changed in the unsettled open unit, so it stays committed. */
+  private keepOpenUnitEdits(openUnitStart: number): void {
+    this.openUnitEdits = new Map();
+    for (const entry of this.view.entries) {
+      const { source } = entry;
+      if (source.kind === "history" && source.index >= openUnitStart && entry.message !== this.history.messages[source.index]) {
+        this.openUnitEdits.set(source.index, entry);
+      }
+    }
+  }
+}
+
+/** Each repair is announced once, not on every request. */
+export async function announceRepairs(events: EventSink, repairs: readonly ToolPairRepair[]): Promise<void> {
+  for (const repair of repairs) await events.emit("context:repair", { kind: repair.kind, toolCallIds: repair.toolCallIds });
+}
+
+/** Where a trailing tool unit still waiting for results starts in `tail`, or its length when there is none. */
+function openUnitStart(tail: readonly Message[]): number {
+  const last = findToolUnits(tail).at(-1);
+  if (last === undefined || last.kind !== "tool") return tail.length;
+  const opener = tail[last.start]!;
+  const answered = last.end - last.start - 1;
+  return hasToolCalls(opener) && answered < opener.tool_calls.length ? last.start : tail.length;
+}

@@ -1,0 +1,73 @@
+// The simplest MessageStore: one session's messages and strategy state, in this process's memory.
+import { ContextClosedError } from "../errors.js";
+import type { Message } from "../messages/message.js";
+import type { MessageStore, StateChange, StateSnapshot, StoredSession } from "./message-store.js";
+
+let nextSession = 0;
+
+/**
+ * Keeps what it is given in memory: nothing survives the process. Reopening the same instance after
+ * `close()` gives back what it held, as a restart of a durable store would.
+ */
+export class MemoryMessageStore implements MessageStore {
+  readonly sessionId: string;
+  readonly location: string;
+  private messages: Message[] = [];
+  private state = new Map<string, Map<string, unknown>>();
+  private isOpen = false;
+
+  constructor(sessionId = `memory-${(nextSession += 1)}`) {
+    this.sessionId = sessionId;
+    this.location = `memory:${sessionId}`;
+  }
+
+  open(): Promise<void> {
+    this.isOpen = true;
+    return Promise.resolve();
+  }
+
+  load(): Promise<StoredSession> {
+    return this.whenOpen(() => ({ messages: this.messages.slice(), state: copyState(this.state) }));
+  }
+
+  append(message: Message): Promise<void> {
+    return this.whenOpen(() => void this.messages.push(message));
+  }
+
+  writeState(change: StateChange): Promise<void> {
+    return this.whenOpen(() => {
+      let values = this.state.get(change.strategy);
+      if (values === undefined) {
+        values = new Map();
+        this.state.set(change.strategy, values);
+      }
+      if ("deleted" in change) values.delete(change.key);
+      else values.set(change.key, change.value);
+    });
+  }
+
+  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+    return this.whenOpen(() => {
+      this.messages = messages.slice();
+      this.state = copyState(state);
+    });
+  }
+
+  clear(state: StateSnapshot): Promise<void> {
+    return this.replace([], state);
+  }
+
+  close(): Promise<void> {
+    this.isOpen = false;
+    return Promise.resolve();
+  }
+
+  private whenOpen<T>(operation: () => T): Promise<T> {
+    if (!this.isOpen) return Promise.reject(new ContextClosedError(this.location, "closed"));
+    return Promise.resolve(operation());
+  }
+}
+
+function copyState(state: StateSnapshot): Map<string, Map<string, unknown>> {
+  return new Map([...state].map(([strategy, values]) => [strategy, new Map(values)]));
+}
