@@ -12,6 +12,7 @@ export interface ConformanceDeclaration {
   readonly config?: unknown;
   readonly restart?: boolean;
   readonly summarizer?: boolean;
+  readonly sharedStore?: boolean;
   readonly capabilities?: CapabilityFlags;
   readonly concurrentAdds?: number;
   readonly timeoutMs?: number;
@@ -40,10 +41,12 @@ export function resolveDeclaredOptions(module: unknown, settings: CliSettings): 
   const concurrentAdds = settings.concurrentAdds ?? declared.concurrentAdds;
   const timeoutMs = settings.timeoutMs ?? declared.timeoutMs;
   const summarizer = settings.summarizer ?? declared.summarizer;
+  const sharedStore = settings.sharedStore ?? declared.sharedStore;
   return {
     ...(config === undefined ? {} : { config }),
     ...(restart === undefined ? {} : { restart }),
     ...(summarizer === undefined ? {} : { summarizer }),
+    ...(sharedStore === undefined ? {} : { sharedStore }),
     ...(Object.keys(capabilities).length === 0 ? {} : { capabilities }),
     ...(concurrentAdds === undefined ? {} : { concurrentAdds }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

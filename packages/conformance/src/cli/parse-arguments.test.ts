@@ -31,10 +31,21 @@ describe("parseArguments", () => {
 
   it("should read every declaration the vitest API has: restart, summarizer, capabilities, concurrent adds, timeout", () => {
     expect(
-      parseArguments(["a", "--restart", "--summarizer", "--capabilities", "compact,-events", "--concurrent-adds", "8", "--timeout=900"]),
+      parseArguments([
+        "a",
+        "--restart",
+        "--summarizer",
+        "--shared-store",
+        "--capabilities",
+        "compact,-events",
+        "--concurrent-adds",
+        "8",
+        "--timeout=900",
+      ]),
     ).toMatchObject({
       restart: true,
       summarizer: true,
+      sharedStore: true,
       capabilities: { compact: true, events: false },
       concurrentAdds: 8,
       timeoutMs: 900,

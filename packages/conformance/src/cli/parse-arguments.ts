@@ -16,6 +16,8 @@ export interface CliSettings {
   readonly restart?: boolean;
   /** The module's summary strategy uses the kit's summarizer (enables summary-coverage). */
   readonly summarizer?: boolean;
+  /** Instances on one session id share its store at the same time (enables shared-state). */
+  readonly sharedStore?: boolean;
   readonly capabilities?: CapabilityFlags;
   readonly concurrentAdds?: number;
   readonly timeoutMs?: number;
@@ -41,6 +43,7 @@ Options:
                    sessionId added to --config, and the restart property runs
   --summarizer     the module's summary strategy uses the kit's summarizer (declare it in the
                    module's \`conformance\` export, whose config can be a function of the settings)
+  --shared-store   instances on one session id share its store at once (shared-state runs)
   --capabilities <list>  comma-separated: a name requires it, -name skips it
                    (compact, recoverOverflow, usage, events)
   --concurrent-adds <n>  addMessage calls the concurrency property fires at once (default 50)
@@ -73,6 +76,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   restart: { type: "boolean" },
   summarizer: { type: "boolean" },
+  "shared-store": { type: "boolean" },
   capabilities: { type: "string" },
   "concurrent-adds": { type: "string" },
   timeout: { type: "string" },
@@ -137,6 +141,7 @@ export function parseArguments(argv: readonly string[]): CliSettings {
     ...(values.config === undefined ? {} : { config: parseConfigJson(values.config) }),
     ...(values.restart === undefined ? {} : { restart: values.restart }),
     ...(values.summarizer === undefined ? {} : { summarizer: values.summarizer }),
+    ...(values["shared-store"] === undefined ? {} : { sharedStore: values["shared-store"] }),
     ...(values.capabilities === undefined ? {} : { capabilities: parseCapabilities(values.capabilities) }),
     ...(values["concurrent-adds"] === undefined ? {} : { concurrentAdds: parseInteger("--concurrent-adds", values["concurrent-adds"], 1) }),
     ...(values.timeout === undefined ? {} : { timeoutMs: parseInteger("--timeout", values.timeout, 1) }),

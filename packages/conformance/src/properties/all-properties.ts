@@ -20,6 +20,7 @@ import { reasoningIntactProperty } from "./reasoning-intact.js";
 import { recoverOverflowProperty } from "./recover-overflow.js";
 import { restartProperty } from "./restart.js";
 import { resumeProperty } from "./resume.js";
+import { sharedStateProperty } from "./shared-state.js";
 import { summaryCoverageProperty } from "./summary-coverage.js";
 import { unitIntegrityProperty } from "./unit-integrity.js";
 import { usageProperty } from "./usage.js";
@@ -51,4 +52,5 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   usageProperty,
   summaryCoverageProperty,
   offloadRetrievalProperty,
+  sharedStateProperty,
 ];

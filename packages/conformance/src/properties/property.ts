@@ -29,6 +29,8 @@ export interface SubjectFeatures {
   readonly restart?: boolean | undefined;
   /** The module's summary strategy uses the kit's recording summarizer (`settings.summarizer`). */
   readonly summarizer?: boolean | undefined;
+  /** Instances opened on one session id at the same time share its store. */
+  readonly sharedStore?: boolean | undefined;
 }
 
 export interface ConformanceProperty<Input = unknown> {

@@ -12,7 +12,10 @@ import { createPropertyContext, probeCapabilities, type ConformanceOptions } fro
 export async function replayCounterexample(
   input: ConformanceSubject,
   counterexample: Pick<Counterexample, "property" | "input" | "regime">,
-  options: Pick<ConformanceOptions, "capabilities" | "config" | "subscribe" | "concurrentAdds" | "restart" | "summarizer"> = {},
+  options: Pick<
+    ConformanceOptions,
+    "capabilities" | "config" | "subscribe" | "concurrentAdds" | "restart" | "summarizer" | "sharedStore"
+  > = {},
 ): Promise<void> {
   const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample.property);
   if (property === undefined) throw new RangeError(`No conformance property is named "${counterexample.property}"`);

@@ -27,14 +27,14 @@ export const DEFAULT_CONCURRENT_ADDS = 50;
 export function createPropertyContext(
   subject: PropertyContext["subject"],
   capabilities: ResolvedCapabilities,
-  options: Pick<ConformanceOptions, "concurrentAdds" | "restart" | "summarizer" | "regime">,
+  options: Pick<ConformanceOptions, "concurrentAdds" | "restart" | "summarizer" | "regime" | "sharedStore">,
 ): PropertyContext {
   return {
     subject,
     regime: options.regime ?? "any",
     capabilities,
     concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
-    features: { restart: options.restart, summarizer: options.summarizer },
+    features: { restart: options.restart, summarizer: options.summarizer, sharedStore: options.sharedStore },
   };
 }
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -67,6 +67,11 @@ export interface ConformanceOptions {
    * session. Enables the restart property. Default false.
    */
   readonly restart?: boolean;
+  /**
+   * Instances opened on the same `sessionId` share one store, at the same time (two workers on one
+   * session): enables **shared-state**, which pins from both concurrently. Default false.
+   */
+  readonly sharedStore?: boolean;
   /** The module's summary strategy uses `settings.summarizer`: the kit then checks what summaries claim to cover. Default false. */
   readonly summarizer?: boolean;
   /** How to hear a plain factory's events; modules are heard through their coordinator's hooks. */

@@ -6,6 +6,7 @@ import type { SessionSettings } from "../../src/subject/session-settings.js";
 import type { ConformanceSubject } from "../../src/subject/subject.js";
 import * as broken from "./broken-modules.js";
 import { naiveKeepLast } from "./naive-keep-last.js";
+import { createSharedPinsFactory } from "./shared-pins-module.js";
 import { createRestartableModule, restartableConfig } from "./restartable-module.js";
 import * as seedSensitive from "./seed-sensitive-modules.js";
 
@@ -22,7 +23,7 @@ export interface BrokenCase {
   readonly module: ConformanceSubject;
   readonly property: string;
   /** What the module declares (restart, a summarizer); none by default. */
-  readonly options?: Pick<ConformanceOptions, "config" | "restart" | "summarizer">;
+  readonly options?: Pick<ConformanceOptions, "config" | "restart" | "summarizer" | "sharedStore">;
   /** A module that passes the property with the same options; context-simple by default. */
   readonly healthy?: ConformanceSubject;
   /** What the failure must say, when the property can fail in several ways. */
@@ -47,12 +48,20 @@ export const FEATURE_CASES: readonly BrokenCase[] = [
     module: seedSensitive.dropsCurrentTurnUnitUnderSummary,
     property: "summary-coverage",
     options: summaryOptions,
+    shrinksSmall: false,
   },
   {
     flaw: "puts its summary between a tool call and its results",
     module: seedSensitive.putsSummaryInsideUnit,
     property: "unit-integrity",
     options: summaryOptions,
+  },
+  {
+    flaw: "loses a pin when two instances on one session pin at once",
+    module: createSharedPinsFactory("read-modify-write"),
+    property: "shared-state",
+    options: { sharedStore: true },
+    healthy: createSharedPinsFactory("atomic"),
   },
   {
     flaw: "loses its last message in a restart",
@@ -90,7 +99,12 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   { flaw: "swallows invalid messages", module: broken.swallowsInvalidMessages, property: "validation" },
   { flaw: "compacts without announcing it", module: broken.compactsSilently, property: "events", shrinksSmall: false },
   { flaw: "compacts for twice the budget", module: broken.compactsForTwiceTheBudget, property: "compact" },
-  { flaw: "recovers from an overflow with the same view", module: broken.recoversWithTheSameView, property: "recover-overflow" },
+  {
+    flaw: "recovers from an overflow with the same view",
+    module: broken.recoversWithTheSameView,
+    property: "recover-overflow",
+    shrinksSmall: false,
+  },
   { flaw: "under-reports its usage", module: broken.underReportsUsage, property: "usage" },
   { flaw: "ignores an aborted signal", module: broken.ignoresAbort, property: "abort" },
   { flaw: "obeys a budget that is not a count", module: broken.obeysAnyBudget, property: "budget-inputs" },
@@ -136,6 +150,12 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   { flaw: "trims the text of reasoning parts", module: seedSensitive.trimsReasoning, property: "reasoning-intact" },
   { flaw: "strips reasoning parts from older messages", module: seedSensitive.stripsReasoning, property: "reasoning-intact" },
   { flaw: "compacts on every request, with nothing new", module: seedSensitive.compactsOnEveryRequest, property: "compaction-progress" },
+  {
+    flaw: "offloads a tool result under a reference by call id alone, though ids repeat",
+    module: seedSensitive.namesOnlyTheCallId,
+    property: "offload-retrieval",
+    shrinksSmall: false,
+  },
   {
     flaw: "offloads a tool result under a reference to another result",
     module: seedSensitive.namesTheWrongOffloadedResult,

@@ -195,3 +195,14 @@ export const stripsReasoning = createBrokenModule("strips-reasoning", {
       return content.length === message.content.length ? message : ({ ...message, content } as Message);
     }),
 });
+
+/** Offloads with core's strategy but names only the call id in each reference, as core once did: ambiguous once ids repeat. */
+export const namesOnlyTheCallId = createBrokenModule("names-only-the-call-id", {
+  config: { strategies: ["offload-tool-results", "truncate"] },
+  view: (view) =>
+    view.map((message) =>
+      message.role === "tool" && typeof message.content === "string" && message.content.startsWith("[tool result offloaded:")
+        ? { ...message, content: message.content.replace(/,"index":\d+\}/, "}") }
+        : message,
+    ),
+});
