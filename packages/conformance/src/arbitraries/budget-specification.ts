@@ -56,10 +56,10 @@ export function roomyBudgetSpecificationArbitrary(): fc.Arbitrary<BudgetSpecific
     {
       arbitrary: fc.record({
         view: fc.constant("full" as const),
-        ratio: fc.constantFrom(0.7, 0.68, 0.66, 0.62, 0.58, 0.5, 0.4, 0.3, 0.2),
-        permille: fc.integer({ min: 0, max: 20 }),
+        ratio: fc.constantFrom(0.7, 0.69, 0.68, 0.67, 0.66, 0.64, 0.62, 0.58, 0.5, 0.4, 0.3, 0.2),
+        permille: fc.integer({ min: 0, max: 15 }),
       }),
-      weight: 3,
+      weight: 5,
     },
   );
 }
