@@ -98,6 +98,7 @@ describe("the kit on context-simple", () => {
     expect(report.checks.filter((check) => check.status !== "pass")).toMatchObject([
       { name: "restart", status: "skip" },
       { name: "summary-coverage", status: "skip" },
+      { name: "partial-history-units", status: "skip" },
       { name: "shared-state", status: "skip" },
     ]);
     expect(report.capabilities).toEqual({ compact: true, recoverOverflow: true, usage: true, events: true });
@@ -132,6 +133,7 @@ describe("the kit on context-simple", () => {
       "usage",
       "summary-coverage",
       "offload-retrieval",
+      "partial-history-units",
       "shared-state",
     ]);
     expect(report.checks.find((check) => check.name === "compaction-frequency")?.note).toMatch(

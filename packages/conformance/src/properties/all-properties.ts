@@ -14,6 +14,7 @@ import { orderProperty } from "./order.js";
 import { pairingProperty } from "./pairing.js";
 import { preservationProperty } from "./preservation.js";
 import { offloadRetrievalProperty } from "./offload-retrieval.js";
+import { partialHistoryUnitsProperty } from "./partial-history-units.js";
 import { prefixStabilityProperty } from "./prefix-stability.js";
 import type { ConformanceProperty } from "./property.js";
 import { reasoningIntactProperty } from "./reasoning-intact.js";
@@ -52,5 +53,6 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   usageProperty,
   summaryCoverageProperty,
   offloadRetrievalProperty,
+  partialHistoryUnitsProperty,
   sharedStateProperty,
 ];

@@ -7,6 +7,7 @@ import type { ConformanceSubject } from "../../src/subject/subject.js";
 import * as broken from "./broken-modules.js";
 import { naiveKeepLast } from "./naive-keep-last.js";
 import { createSharedPinsFactory } from "./shared-pins-module.js";
+import { createSummarizingModule, summarizingOptions } from "./summarizer-input-module.js";
 import { createRestartableModule, restartableConfig } from "./restartable-module.js";
 import * as seedSensitive from "./seed-sensitive-modules.js";
 
@@ -55,6 +56,14 @@ export const FEATURE_CASES: readonly BrokenCase[] = [
     module: seedSensitive.putsSummaryInsideUnit,
     property: "unit-integrity",
     options: summaryOptions,
+  },
+  {
+    flaw: "sends the summarizer tool calls without their results",
+    module: createSummarizingModule("sends-calls-without-results", "calls-without-results"),
+    property: "partial-history-units",
+    options: summarizingOptions,
+    healthy: createSummarizingModule("sends-whole-units", "whole-units"),
+    shrinksSmall: false,
   },
   {
     flaw: "loses a pin when two instances on one session pin at once",
