@@ -18,7 +18,9 @@ const reports = [
   ["packages/context-simple"],
   ["packages/context-persistent", "--restart", "--config", JSON.stringify({ storagePath })],
   ["packages/context-simple", "--config", JSON.stringify(withSummary)],
-  ["packages/context-persistent", "--restart", "--config", JSON.stringify({ storagePath, ...withSummary })],
+  // No --restart here: a JSON config cannot mount the kit's recording summarizer, and without it the
+  // restart check compares a resumed view (which reuses its summary checkpoints) with a fresh instance's.
+  ["packages/context-persistent", "--config", JSON.stringify({ storagePath, ...withSummary })],
 ];
 
 // The PostgreSQL module runs when a server is known: CTXKIT_POSTGRES_URL, or the one `bash scripts/postgres.sh start` wrote.

@@ -31,7 +31,7 @@ const HINTS: readonly Hint[] = [
   },
   {
     kind: "history-changed",
-    matches: /getMessages\(\)|mutat|history/,
+    matches: /getMessages\(\) (returns|still)|mutat|rewr/,
     fix: "Never rewrite the stored history or the caller's objects: build each view from copies.",
   },
   {
