@@ -45,6 +45,23 @@ if (postgresUrl === undefined) {
   ]);
 }
 
+// The Redis module likewise: CTXKIT_REDIS_URL, or the one `bash scripts/redis.sh start` wrote.
+const redisEnv = join(root, ".tmp/redis.env");
+const redisUrl =
+  process.env.CTXKIT_REDIS_URL ??
+  (existsSync(redisEnv)
+    ? readFileSync(redisEnv, "utf8")
+        .match(/^CTXKIT_REDIS_URL=(.+)$/m)?.[1]
+        ?.trim()
+    : undefined);
+if (redisUrl === undefined) {
+  console.log(
+    "context-redis: no Redis server known (set CTXKIT_REDIS_URL, or run `bash scripts/redis.sh start`); its conformance run is skipped.",
+  );
+} else {
+  reports.push(["packages/context-redis", "--config", JSON.stringify({ url: redisUrl, keyPrefix: "ctxkit-start:" })]);
+}
+
 const tourStatus = run(["scripts/demo-core.mjs"]);
 const failed = [];
 try {

@@ -69,7 +69,10 @@ async function main(): Promise<void> {
   for (const benchmark of selected) {
     console.log(`\n▶ ${benchmark.name}: ${benchmark.description}${quick ? " (--quick)" : ""}`);
     const started = performance.now();
-    const tables = await benchmark.run({ quick });
+    const tables = await benchmark.run({
+      quick,
+      flags: argumentsGiven.filter((argument) => argument.startsWith("--") && argument !== "--quick"),
+    });
     const durationMs = performance.now() - started;
     for (const table of tables) console.log(`\n${formatTable(table)}`);
     console.log(`\n  ${benchmark.name} took ${formatDuration(durationMs)}`);

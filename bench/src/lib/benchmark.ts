@@ -2,6 +2,8 @@
 export interface BenchmarkOptions {
   /** Shorter inputs, fewer runs and tighter time limits, so that every benchmark together stays under a minute. */
   readonly quick: boolean;
+  /** Every other `--flag` given on the command line (e.g. `--samples`), for the benchmarks that read one. */
+  readonly flags?: readonly string[];
 }
 
 export type Cell = string | number;

@@ -76,10 +76,13 @@ export class MessageFacts {
 /** Follows one replay: call `judge` after every request with the history so far and the view (or a refusal). */
 export class ViewJudge {
   readonly totals = emptyTotals();
-  private readonly facts = new MessageFacts();
   private previousKeys: string[] | undefined;
 
-  constructor(private readonly budget: number) {}
+  /** `facts` may be shared with other judges of the same messages, so each message is counted once. */
+  constructor(
+    private readonly budget: number,
+    private readonly facts = new MessageFacts(),
+  ) {}
 
   judge(history: readonly Message[], view: readonly Message[] | "refused", compacted: boolean | undefined, isMalformed = false): void {
     const totals = this.totals;

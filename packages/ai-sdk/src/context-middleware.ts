@@ -10,6 +10,7 @@ import { reportUsage } from "./report-usage.js";
 import { toResponseMessage } from "./response-message.js";
 import { StreamContent } from "./stream-content.js";
 import { toLanguageModelPrompt } from "./to-language-model-prompt.js";
+import { withoutEditedItemIdsIn } from "./without-edited-item-ids.js";
 
 export interface ContextMiddlewareOptions extends ContextOptions {
   /**
@@ -65,7 +66,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
       return await call();
     } catch (error) {
       if (options.recoverOverflow === false || last === undefined || !isContextOverflow(error) || !canRecoverOverflow(manager)) throw error;
-      const view = await manager.recoverOverflow(error, last.request);
+      const view = await withoutEditedItemIdsIn(await manager.recoverOverflow(error, last.request), manager);
       return retry({ ...params, prompt: [...last.system, ...toLanguageModelPrompt(view)] });
     }
   }
@@ -82,7 +83,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
         options,
       );
       last = { system, request };
-      const view = await manager.getMessagesForRequest(request);
+      const view = await withoutEditedItemIdsIn(await manager.getMessagesForRequest(request), manager);
       return { ...params, prompt: [...system, ...toLanguageModelPrompt(view)] };
     },
 

@@ -6,6 +6,7 @@ import { fromModelMessages } from "./from-model-messages.js";
 import { HistorySync } from "./history-sync.js";
 import { reportUsage } from "./report-usage.js";
 import { toModelMessages } from "./to-model-messages.js";
+import { withoutEditedItemIdsIn } from "./without-edited-item-ids.js";
 
 export type ContextStepsOptions = ContextOptions;
 
@@ -45,7 +46,10 @@ export function createContextSteps(manager: ContextManager, options: ContextStep
       // carries a step's override forward would hand back the view, which is not the conversation.
       const conversation = stepNumber === 0 ? messages : [...initial, ...(steps.at(-1)?.response.messages ?? [])];
       await sync.addPrompt(fromModelMessages(conversation));
-      const view = await requestView(manager, { system: [], tools: undefined, signal: undefined }, options);
+      const view = await withoutEditedItemIdsIn(
+        await requestView(manager, { system: [], tools: undefined, signal: undefined }, options),
+        manager,
+      );
       const prompt = toModelMessages(view);
       // System messages put in `messages` are not stored; they stay where the caller put them.
       const inline = messages.filter((message) => message.role === "system");

@@ -1,4 +1,4 @@
-import { ContextValidationError } from "@ctxkit/core";
+import { AdapterInputError } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { fromModelMessages } from "./from-model-messages.js";
 
@@ -77,6 +77,6 @@ describe("fromModelMessages", () => {
   it("should reject tool approvals with a typed error", () => {
     expect(() =>
       fromModelMessages([{ role: "tool", content: [{ type: "tool-approval-response", approvalId: "x", approved: true }] }]),
-    ).toThrow(ContextValidationError);
+    ).toThrow(AdapterInputError);
   });
 });

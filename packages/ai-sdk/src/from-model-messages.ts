@@ -1,5 +1,5 @@
 // AI SDK `ModelMessage`s to ctxkit messages: every field the AI SDK can carry is kept, so converting back loses nothing.
-import { ContextValidationError, type ContentPart, type Message, type ToolCall } from "@ctxkit/core";
+import type { ContentPart, Message, ToolCall } from "@ctxkit/core";
 import type { AssistantModelMessage, ModelMessage, SystemModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import {
   HINTS_KEY,
@@ -9,10 +9,11 @@ import {
   type ToolOutputHint,
   type ToolResultOutput,
 } from "./ai-sdk-hints.js";
+import { checkModelMessage } from "./check-model-message.js";
 import { toImageUrl } from "./data-content.js";
 import { fromFilePart } from "./file-part.js";
 import { takeImageDetail } from "./image-detail.js";
-import { textOf } from "./part-fields.js";
+import { acceptMessage, argumentsFromToolInput, readAdapterInput, textOfPart } from "@ctxkit/core/kit";
 
 export interface FromModelMessagesOptions {
   /** The `system` option of the call, which the AI SDK keeps apart from `messages`: it goes first. */
@@ -23,6 +24,8 @@ type UserPart = Exclude<UserModelMessage["content"], string>[number];
 type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 type ToolPart = ToolModelMessage["content"][number];
 type OutputContentPart = Extract<ToolResultOutput, { type: "content" }>["value"][number];
+
+const FIX = "Pass messages as the AI SDK types them (ModelMessage, and a SystemModelMessage or string for system); nothing was converted.";
 
 type WithoutUndefined<T> = { [K in keyof T]: Exclude<T[K], undefined> };
 
@@ -78,7 +81,7 @@ function toToolCall(part: Extract<AssistantPart, { type: "tool-call" }>): ToolCa
   const call: ToolCall = {
     id: part.toolCallId,
     type: "function",
-    function: { name: part.toolName, arguments: JSON.stringify(part.input) ?? "{}" },
+    function: { name: part.toolName, arguments: argumentsFromToolInput(part.input) },
   };
   return withProviderOptions(call, part.providerOptions);
 }
@@ -87,7 +90,7 @@ function toToolCall(part: Extract<AssistantPart, { type: "tool-call" }>): ToolCa
 function callContent(parts: ContentPart[]): string | ContentPart[] | null {
   if (parts.length === 0) return null;
   const [only] = parts;
-  if (parts.length === 1 && only!.type === "text" && textOf(only!) !== "" && Object.keys(only!).length === 2) return textOf(only!);
+  if (parts.length === 1 && only!.type === "text" && textOfPart(only!) !== "" && Object.keys(only!).length === 2) return textOfPart(only!);
   return parts;
 }
 
@@ -145,29 +148,22 @@ function fromOutput(output: ToolResultOutput): { content: string | ContentPart[]
   }
 }
 
-function fromTool(message: ToolModelMessage, index: number): Message[] {
-  if (message.content.length === 0) {
-    throw new ContextValidationError([{ path: "content", message: "a tool message needs at least one tool-result part" }], { index });
-  }
-  return message.content.map((part: ToolPart, position) => {
-    if (part.type !== "tool-result") {
-      throw new ContextValidationError(
-        [
-          {
-            path: `content.${position}.type`,
-            message: `"${part.type}" is not supported: @ctxkit/ai-sdk keeps tool results, not approvals`,
-          },
-        ],
-        { index },
-      );
-    }
+// `checkModelMessage` has refused empty tool messages and parts other than results.
+function fromTool(message: ToolModelMessage): Message[] {
+  return message.content.flatMap((part: ToolPart, position) => {
+    if (part.type !== "tool-result") return [];
     const { content, hint } = fromOutput(part.output);
     const hints: AiSdkHints = defined({
       output: hint,
       messageProviderOptions: position === 0 ? message.providerOptions : undefined,
     });
-    const result = withProviderOptions({ role: "tool" as const, tool_call_id: part.toolCallId, content }, part.providerOptions);
-    return Object.keys(hints).length === 0 ? result : { ...result, [HINTS_KEY]: hints };
+    const isError = part.output.type === "error-text" || part.output.type === "error-json";
+    const result = withProviderOptions(
+      { role: "tool" as const, tool_call_id: part.toolCallId, content, ...(isError ? { is_error: true } : {}) },
+      part.providerOptions,
+    );
+    const converted = Object.keys(hints).length === 0 ? result : { ...result, [HINTS_KEY]: hints };
+    return [converted as Message];
   });
 }
 
@@ -175,7 +171,7 @@ function fromSystem(message: SystemModelMessage): Message {
   return withProviderOptions({ role: "system", content: message.content }, message.providerOptions);
 }
 
-function fromMessage(message: ModelMessage, index: number): Message[] {
+function fromMessage(message: ModelMessage): Message[] {
   switch (message.role) {
     case "system":
       return [fromSystem(message)];
@@ -186,12 +182,7 @@ function fromMessage(message: ModelMessage, index: number): Message[] {
     case "assistant":
       return [fromAssistant(message)];
     case "tool":
-      return fromTool(message, index);
-    default:
-      throw new ContextValidationError(
-        [{ path: "role", message: `"${(message as { role: string }).role}" is not an AI SDK message role` }],
-        { index },
-      );
+      return fromTool(message);
   }
 }
 
@@ -201,14 +192,24 @@ function fromMessage(message: ModelMessage, index: number): Message[] {
  * `providerOptions` stay on the message, part or call that had them.
  */
 export function fromModelMessages(messages: readonly ModelMessage[], options: FromModelMessagesOptions = {}): Message[] {
+  const input = readAdapterInput("fromModelMessages", FIX);
   const system = options.system;
-  const systemMessages: SystemModelMessage[] =
+  const systemEntries: unknown[] =
     system === undefined
       ? []
       : typeof system === "string"
         ? [{ role: "system", content: system }]
         : Array.isArray(system)
-          ? [...system]
-          : [system as SystemModelMessage];
-  return [...systemMessages.map(fromSystem), ...messages.flatMap(fromMessage)];
+          ? system
+          : [system];
+  const systemMessages = input.entries(systemEntries, "system").map((entry) => {
+    if (entry.string("role") !== "system") entry.fail('expected a system message ({ role: "system", content })', "role");
+    checkModelMessage(entry);
+    return acceptMessage(input, fromSystem(entry.value as unknown as SystemModelMessage), entry.index!);
+  });
+  const converted = input.entries(messages, "messages").flatMap((entry) => {
+    checkModelMessage(entry);
+    return fromMessage(entry.value as unknown as ModelMessage).map((message) => acceptMessage(input, message, entry.index!));
+  });
+  return [...systemMessages, ...converted];
 }

@@ -1,6 +1,6 @@
 // Which messages of a prompt the manager has not been given yet, so no message is added twice across steps and turns.
 import type { ContextManager, Message } from "@ctxkit/core";
-import { textOf } from "./part-fields.js";
+import { textOfPart } from "@ctxkit/core/kit";
 
 /**
  * A message's identity for this purpose: its role, text, calls and the call it answers. `providerOptions`,
@@ -13,7 +13,7 @@ function keyOf(message: Message): string {
       ? ""
       : typeof content === "string"
         ? content
-        : content.map((part) => (part.type === "text" ? textOf(part) : part.type)).join("\n");
+        : content.map((part) => (part.type === "text" ? textOfPart(part) : part.type)).join("\n");
   const calls =
     message.role === "assistant"
       ? (message.tool_calls ?? []).map((call) => [call.id, call.function.name, canonicalArguments(call.function.arguments)])

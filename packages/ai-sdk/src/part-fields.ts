@@ -5,12 +5,6 @@ function field(part: ContentPart, key: string): unknown {
   return (part as unknown as Record<string, unknown>)[key];
 }
 
-/** A text part's text (empty for any other part). */
-export function textOf(part: ContentPart): string {
-  const text = field(part, "text");
-  return typeof text === "string" ? text : "";
-}
-
 /** An `image_url` part's URL and OpenAI detail. */
 export function imageUrlOf(part: ContentPart): { url: string; detail?: unknown } {
   const image = field(part, "image_url") as { url?: unknown; detail?: unknown } | undefined;

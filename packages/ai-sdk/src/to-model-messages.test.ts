@@ -60,7 +60,7 @@ describe("toModelMessages", () => {
       });
     });
 
-    it("should parse tool-call arguments, and pass malformed ones on as the raw string", () => {
+    it("should parse tool-call arguments, and pass malformed ones on unparsed under ctxkit_unparsed_arguments", () => {
       const { messages } = toModelMessages([
         {
           role: "assistant",
@@ -73,7 +73,7 @@ describe("toModelMessages", () => {
         { role: "tool", tool_call_id: "a", content: "1" },
         { role: "tool", tool_call_id: "b", content: "2" },
       ]);
-      expect(messages[0]).toMatchObject({ content: [{ input: { q: 1 } }, { input: "{not json" }] });
+      expect(messages[0]).toMatchObject({ content: [{ input: { q: 1 } }, { input: { ctxkit_unparsed_arguments: "{not json" } }] });
       expect(messages).toHaveLength(2);
       expect(messages[1]).toMatchObject({ role: "tool", content: [{ toolCallId: "a" }, { toolCallId: "b" }] });
     });

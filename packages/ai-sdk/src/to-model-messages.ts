@@ -5,7 +5,8 @@ import { readHints, readProviderOptions, WRAPPED_PART_TYPE, type ProviderOptions
 import { splitDataUrl } from "./data-content.js";
 import { toFilePart } from "./file-part.js";
 import { putImageDetail } from "./image-detail.js";
-import { imageUrlOf, stringField, textOf } from "./part-fields.js";
+import { stripReasoning, textOfPart, toolValueFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
+import { imageUrlOf, stringField } from "./part-fields.js";
 
 export interface ModelPrompt {
   /**
@@ -22,6 +23,9 @@ type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 type ToolResultPart = Extract<ToolModelMessage["content"][number], { type: "tool-result" }>;
 type OutputContentPart = Extract<ToolResultOutput, { type: "content" }>["value"][number];
 
+/** The AI SDK's reasoning part (`{ type: "reasoning", text }`), not a Responses API reasoning item of the same type. */
+const isAiSdkReasoning = (part: ContentPart) => part.type === "reasoning" && typeof part.text === "string";
+
 function withProviderOptions<T extends object>(value: T, source: object): T {
   const providerOptions = readProviderOptions(source);
   return providerOptions === undefined ? value : { ...value, providerOptions };
@@ -37,8 +41,8 @@ function systemTextOf(message: Message, index: number): string {
   if (typeof content === "string") return content;
   return content
     .map((part, position) => {
-      if (part.type === "text") return textOf(part);
-      throw invalid(index, `content.${position}.type`, `an AI SDK system message holds text only, not a "${part.type}" part`);
+      if (part.type === "text") return textOfPart(part);
+      throw unsupportedPartError({ provider: "The AI SDK", index, position, partType: part.type, where: "a system message (text only)" });
     })
     .join("\n");
 }
@@ -46,7 +50,7 @@ function systemTextOf(message: Message, index: number): string {
 function toUserPart(part: ContentPart, index: number, position: number): UserPart {
   switch (part.type) {
     case "text":
-      return withProviderOptions({ type: "text", text: textOf(part) }, part);
+      return withProviderOptions({ type: "text", text: textOfPart(part) }, part);
     case "image_url": {
       const { url, detail } = imageUrlOf(part);
       const mediaType = stringField(part, "mediaType");
@@ -64,11 +68,13 @@ function toUserPart(part: ContentPart, index: number, position: number): UserPar
       return file;
     }
     default:
-      throw invalid(
+      throw unsupportedPartError({
+        provider: "The AI SDK",
         index,
-        `content.${position}.type`,
-        `an AI SDK user message holds text, image and file parts; a "${part.type}" part has no equivalent`,
-      );
+        position,
+        partType: part.type,
+        where: "a user message (text, image and file parts)",
+      });
   }
 }
 
@@ -83,7 +89,7 @@ function toAssistantPart(part: ContentPart, index: number, position: number): As
       // OpenAI's refusal is what the model said: text to any other provider.
       return { type: "text", text: stringField(part, "refusal") ?? "" };
     case "text":
-      return withProviderOptions({ type: "text", text: textOf(part) }, part);
+      return withProviderOptions({ type: "text", text: textOfPart(part) }, part);
     case WRAPPED_PART_TYPE:
       return (part as unknown as { part: AssistantPart }).part;
     case "image_url": {
@@ -94,24 +100,25 @@ function toAssistantPart(part: ContentPart, index: number, position: number): As
         part,
       );
     }
-    default:
-      // Reasoning and other parts the AI SDK defines travel as they came.
+    case "reasoning":
+    case "tool-call":
+    case "tool-result":
+      // The AI SDK's own parts travel as they came.
       return part as unknown as AssistantPart;
-  }
-}
-
-/** Arguments as the AI SDK wants them, parsed; a model's malformed JSON is passed on as the raw string. */
-function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+    default:
+      throw unsupportedPartError({
+        provider: "The AI SDK",
+        index,
+        position,
+        partType: part.type,
+        where: "an assistant message (text, file, reasoning and tool parts)",
+      });
   }
 }
 
 function toToolCallPart(call: ToolCall): AssistantPart {
   return withProviderOptions(
-    { type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: parseArguments(call.function.arguments) },
+    { type: "tool-call", toolCallId: call.id, toolName: call.function.name, input: toolValueFromArguments(call.function.arguments) },
     call,
   );
 }
@@ -150,7 +157,7 @@ function interleave(parts: AssistantPart[], calls: AssistantPart[], positions: r
 function toOutputPart(part: ContentPart): OutputContentPart {
   switch (part.type) {
     case "text":
-      return withProviderOptions({ type: "text", text: textOf(part) }, part);
+      return withProviderOptions({ type: "text", text: textOfPart(part) }, part);
     case "image_url": {
       const { url } = imageUrlOf(part);
       const data = splitDataUrl(url);
@@ -187,7 +194,7 @@ function toOutput(message: Extract<Message, { role: "tool" }>): ToolResultOutput
     case "execution-denied":
       return { type: "execution-denied", ...(hint.reason === undefined ? {} : { reason: hint.reason }), ...extra };
     default:
-      return { type: "text", value: content, ...extra };
+      return { type: message.is_error === true ? "error-text" : "text", value: content, ...extra };
   }
 }
 
@@ -203,7 +210,8 @@ export function toModelMessages(view: readonly Message[]): ModelPrompt {
   const system: SystemModelMessage[] = [];
   const messages: ModelMessage[] = [];
   let openCalls = new Map<string, string>();
-  toProviderMessages(view).forEach((message, index) => {
+  // Reasoning of other providers (Anthropic thinking, a Responses reasoning item) is left out whole.
+  stripReasoning(toProviderMessages(view), { keep: isAiSdkReasoning }).forEach((message, index) => {
     if (message.role !== "tool") openCalls = new Map();
     switch (message.role) {
       case "system":

@@ -20,6 +20,7 @@ const KEPT_BLOCK_TYPES: ReadonlySet<string> = new Set([
   "container_upload",
   "tool_reference",
   "browser_state",
+  "compaction",
 ]);
 
 export function isKeptBlock(part: ContentPart): part is ContentPart & ContentBlockParam {

@@ -1,10 +1,17 @@
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { budgetArbitrary, historyArbitrary } from "@ctxkit/conformance";
-import { ContextBudgetError, type ContentPart, type Message } from "@ctxkit/core";
+import { budgetArbitrary, checkAnthropicRequest, historyArbitrary } from "@ctxkit/conformance";
+import { ContextBudgetError, ContextValidationError, hasToolCalls, isInstruction, type ContentPart, type Message } from "@ctxkit/core";
+import { textOfContent } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkAnthropicMessages, countBreakpoints } from "./__fixtures__/check-anthropic-messages.js";
-import { toAnthropicMessages } from "./to-anthropic-messages.js";
+import { countBreakpoints } from "./__fixtures__/check-anthropic-messages.js";
+import { toAnthropicMessages, type AnthropicRequest } from "./to-anthropic-messages.js";
+
+const hasNothingToSend = (message: Message) =>
+  !hasToolCalls(message) &&
+  message.role !== "tool" &&
+  textOfContent(message.content).trim() === "" &&
+  (typeof message.content === "string" || message.content === null || message.content.every((part) => part.type === "text"));
 
 // Generated histories put images in any role; Anthropic takes them from users and tools only.
 function onlyImagesWhereAnthropicTakesThem(message: Message): Message {
@@ -29,8 +36,16 @@ describe("toAnthropicMessages on any view a manager builds", () => {
             if (error instanceof ContextBudgetError) return;
             throw error;
           }
-          const request = toAnthropicMessages(view, { previous: view.slice(0, -1) });
-          expect(checkAnthropicMessages(request.messages)).toEqual([]);
+          let request: AnthropicRequest;
+          try {
+            request = toAnthropicMessages(view, { previous: view.slice(0, -1) });
+          } catch (error) {
+            // Refused before any request only when nothing in the view is content Anthropic takes.
+            expect(error).toBeInstanceOf(ContextValidationError);
+            expect(view.filter((message) => !isInstruction(message)).every(hasNothingToSend)).toBe(true);
+            return;
+          }
+          expect(checkAnthropicRequest(request)).toEqual([]);
           expect(countBreakpoints(request)).toBeLessThanOrEqual(4);
         },
       ),

@@ -1,5 +1,6 @@
 import { deepFreeze, type Message } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
+import { checkAnthropicRequest } from "@ctxkit/conformance";
 import { countBreakpoints } from "./__fixtures__/check-anthropic-messages.js";
 import { MAX_CACHE_BREAKPOINTS } from "./cache-breakpoints.js";
 import { toAnthropicMessages } from "./to-anthropic-messages.js";
@@ -84,5 +85,28 @@ describe("cache breakpoints", () => {
 
   it("should place none with cache: false", () => {
     expect(countBreakpoints(toAnthropicMessages(first, { cache: false }))).toBe(0);
+  });
+
+  it("should keep stored blocks' own cache_control plus its own breakpoints within four (regression)", () => {
+    const document = (title: string) => ({
+      type: "document",
+      title,
+      source: { type: "text", media_type: "text/plain", data: title },
+      cache_control: { type: "ephemeral" },
+    });
+    const view = frozen([
+      { role: "system", content: "You are a careful agent." },
+      { role: "user", content: ["a", "b", "c", "d", "e", "f"].map(document) },
+      { role: "assistant", content: "Read them." },
+      {
+        role: "user",
+        content: [{ type: "text", text: "Again?" }, document("g")],
+      },
+    ]);
+    const request = toAnthropicMessages(view, { previous: view.slice(0, 3) });
+    expect(countBreakpoints(request)).toBeLessThanOrEqual(MAX_CACHE_BREAKPOINTS);
+    expect(checkAnthropicRequest(request)).toEqual([]);
+    // The latest stored breakpoints are the ones kept: they cover the longest prefix.
+    expect(request.messages.at(-1)!.content.at(-1)).toMatchObject({ title: "g", cache_control: { type: "ephemeral" } });
   });
 });

@@ -30,10 +30,13 @@ interface Draft {
  * carry breakpoints, so the total never passes four.
  */
 export function placeCacheBreakpoints(draft: Draft, options: CacheOptions): void {
-  if (options.cache === false) return;
+  if (options.cache === false) {
+    capStoredBreakpoints(draft);
+    return;
+  }
   const cacheControl: CacheControlEphemeral =
     options.ttl === undefined ? { type: "ephemeral" as const } : { type: "ephemeral" as const, ttl: options.ttl };
-  let budget = MAX_CACHE_BREAKPOINTS - countExisting(draft);
+  let budget = MAX_CACHE_BREAKPOINTS - capStoredBreakpoints(draft);
 
   const lastSystem = draft.system.length - 1;
   if (lastSystem >= 0 && budget > 0 && draft.system[lastSystem]!.cache_control == null) {
@@ -81,7 +84,35 @@ function markBlock(blocks: ContentBlockParam[], position: number, cacheControl: 
   return false;
 }
 
-function countExisting(draft: Draft): number {
-  const blocks = [...draft.system, ...draft.messages.flatMap((message) => message.content)];
-  return blocks.filter((block) => "cache_control" in block && block.cache_control != null).length;
+interface BlockSlot {
+  readonly blocks: { cache_control?: unknown; type: string }[];
+  readonly index: number;
+}
+
+/** Every block of the request, tool results' nested blocks included, in request order. */
+function slotsOf(draft: Draft): BlockSlot[] {
+  const slots: BlockSlot[] = [];
+  const visit = (blocks: { cache_control?: unknown; type: string; content?: unknown }[]) =>
+    blocks.forEach((block, index) => {
+      slots.push({ blocks, index });
+      if (block.type === "tool_result" && Array.isArray(block.content)) visit(block.content);
+    });
+  visit(draft.system);
+  for (const message of draft.messages) visit(message.content);
+  return slots;
+}
+
+/**
+ * Stored blocks (a document kept from an earlier request, say) may carry their own `cache_control`. The latest
+ * four are kept, since they cover the longest prefix, and the rest removed, so with the breakpoints placed
+ * here a request never has more than Anthropic's four. Returns how many stored breakpoints remain.
+ */
+function capStoredBreakpoints(draft: Draft): number {
+  const marked = slotsOf(draft).filter(({ blocks, index }) => blocks[index]!.cache_control != null);
+  const excess = marked.slice(0, Math.max(0, marked.length - MAX_CACHE_BREAKPOINTS));
+  for (const { blocks, index } of excess) {
+    const { cache_control: _cacheControl, ...rest } = blocks[index]!;
+    blocks[index] = rest;
+  }
+  return marked.length - excess.length;
 }

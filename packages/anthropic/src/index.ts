@@ -8,3 +8,14 @@ export {
 } from "./to-anthropic-messages.js";
 export { fromAnthropicMessages, type FromAnthropicOptions } from "./from-anthropic-messages.js";
 export { MAX_CACHE_BREAKPOINTS, type CacheOptions } from "./cache-breakpoints.js";
+export { contextMessages, type ContextMessages, type ContextMessageParams, type ContextMessagesOptions } from "./loop/context-messages.js";
+export { fromAnthropicUsage } from "./loop/anthropic-usage.js";
+export { isPromptTooLongError } from "./loop/is-prompt-too-long-error.js";
+export {
+  anthropicCompactionSummarizer,
+  CompactionSummaryError,
+  type CompactionSummarizer,
+  type CompactionSummarizerOptions,
+  type CompactionSummarizerRequest,
+} from "./compaction/compaction-summarizer.js";
+export { toCompactionRecords, fromLatestCompaction, isCompactionRecord } from "./compaction/compaction-records.js";

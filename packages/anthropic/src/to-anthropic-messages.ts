@@ -8,6 +8,7 @@ import type {
   UserMessageParam,
 } from "@anthropic-ai/sdk/resources/messages";
 import { isKeptBlock, toImageBlock } from "./anthropic-blocks.js";
+import { encodeToolCallId, stripReasoning, toolInputFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
 import { placeCacheBreakpoints, type CacheOptions } from "./cache-breakpoints.js";
 
 export type AnthropicMessageParam = UserMessageParam | AssistantMessageParam;
@@ -28,6 +29,8 @@ export interface ToAnthropicOptions extends CacheOptions {
 
 export const DEFAULT_OPENING_USER_TEXT = "(earlier messages left out)";
 
+const isAnthropicThinking = (part: ContentPart) => part.type === "thinking" || part.type === "redacted_thinking";
+
 /**
  * The view as `{ system, messages }` for `client.messages.create`. System and developer messages go to
  * `system`; each assistant's tool calls become `tool_use` blocks, and the tool messages that answer them one
@@ -41,7 +44,8 @@ export function toAnthropicMessages(view: readonly Message[], options: ToAnthrop
   // Where each view message's last block landed, so a breakpoint can be put after a given message.
   const ends: ({ message: number; block: number } | undefined)[] = [];
 
-  toProviderMessages(view).forEach((message, index) => {
+  // Reasoning of other providers is left out whole; Anthropic's own thinking blocks go back byte-identical.
+  stripReasoning(toProviderMessages(view), { keep: isAnthropicThinking }).forEach((message, index) => {
     if (message.role === "system" || message.role === "developer") {
       system.push(...toSystemBlocks(message.content, index));
       ends.push(undefined);
@@ -60,16 +64,28 @@ export function toAnthropicMessages(view: readonly Message[], options: ToAnthrop
     ends.push({ message: messages.length - 1, block: messages[messages.length - 1]!.content.length - 1 });
   });
 
+  if (messages.length === 0)
+    throw new ContextValidationError([
+      {
+        path: "",
+        message:
+          "the view has no user or assistant content Anthropic can take (empty or whitespace-only messages are left out); add a user message with content before sending",
+      },
+    ]);
   placeCacheBreakpoints({ view, system, messages, ends }, options);
-  if (messages[0]?.role === "assistant")
+  // A compaction block opens the conversation itself: the API takes it first, with nothing before it.
+  if (messages[0]?.role === "assistant" && (messages[0].content[0]?.type as string | undefined) !== "compaction")
     messages.unshift({ role: "user", content: [{ type: "text", text: options.openingUserText ?? DEFAULT_OPENING_USER_TEXT }] });
   return { ...(system.length > 0 ? { system } : {}), messages };
 }
 
+// Anthropic refuses text blocks with no visible character: such text is no block at all.
+const isBlank = (text: string) => text.trim() === "";
+
 function toSystemBlocks(content: string | readonly ContentPart[], index: number): TextBlockParam[] {
-  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
-  return content.map((part, position): TextBlockParam => {
-    if (part.type === "text" && typeof part.text === "string") return { type: "text", text: part.text };
+  if (typeof content === "string") return isBlank(content) ? [] : [{ type: "text", text: content }];
+  return content.flatMap((part, position): TextBlockParam[] => {
+    if (part.type === "text" && typeof part.text === "string") return isBlank(part.text) ? [] : [{ type: "text", text: part.text }];
     throw refused(index, position, part, "a system prompt (text only)");
   });
 }
@@ -80,25 +96,25 @@ function toBlocks(message: Exclude<Message, { role: "system" | "developer" }>, i
       return toContentBlocks(message.content, index, "a user message");
     case "assistant": {
       const text = message.content === null ? [] : toContentBlocks(message.content, index, "an assistant message");
-      return [...text, ...(message.tool_calls ?? []).map((call, position) => toToolUse(call, index, position))];
+      return [...text, ...(message.tool_calls ?? []).map(toToolUse)];
     }
     case "tool": {
       const result: ToolResultBlockParam = {
         type: "tool_result",
-        tool_use_id: message.tool_call_id,
+        tool_use_id: encodeToolCallId(message.tool_call_id),
         content: typeof message.content === "string" ? message.content : toToolResultContent(message.content, index),
       };
-      return ["is_error" in message && message.is_error === true ? { ...result, is_error: true } : result];
+      return [message.is_error === true ? { ...result, is_error: true } : result];
     }
   }
 }
 
 function toContentBlocks(content: string | readonly ContentPart[], index: number, where: string): ContentBlockParam[] {
-  // Anthropic refuses empty text blocks: an empty string is no block at all.
-  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
+  if (typeof content === "string") return isBlank(content) ? [] : [{ type: "text", text: content }];
   return content.flatMap((part, position): ContentBlockParam[] => {
-    if (part.type === "text" && typeof part.text === "string") return part.text === "" ? [] : [{ type: "text", text: part.text }];
-    if (part.type === "refusal" && typeof part.refusal === "string") return [{ type: "text", text: part.refusal }];
+    if (part.type === "text" && typeof part.text === "string") return isBlank(part.text) ? [] : [{ type: "text", text: part.text }];
+    if (part.type === "refusal" && typeof part.refusal === "string")
+      return isBlank(part.refusal) ? [] : [{ type: "text", text: part.refusal }];
     if (
       part.type === "image_url" &&
       typeof part.image_url === "object" &&
@@ -121,29 +137,16 @@ function toToolResultContent(content: readonly ContentPart[], index: number): Ex
   });
 }
 
-function toToolUse(call: ToolCall, index: number, position: number): ContentBlockParam {
-  let input: unknown;
-  try {
-    input = JSON.parse(call.function.arguments);
-  } catch {
-    input = undefined;
-  }
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new ContextValidationError(
-      [
-        {
-          path: `tool_calls.${position}.function.arguments`,
-          message: "Anthropic takes a tool call's input as a JSON object; these arguments are not one",
-        },
-      ],
-      { index },
-    );
-  }
-  return { type: "tool_use", id: call.id, name: call.function.name, input };
+/** Arguments that are not a JSON object travel by the kit's one policy (see `toolInputFromArguments`). */
+function toToolUse(call: ToolCall): ContentBlockParam {
+  return {
+    type: "tool_use",
+    id: encodeToolCallId(call.id),
+    name: call.function.name,
+    input: toolInputFromArguments(call.function.arguments),
+  };
 }
 
-function refused(index: number, position: number, part: ContentPart, where: string): ContextValidationError {
-  return new ContextValidationError([{ path: `content.${position}`, message: `Anthropic takes no "${part.type}" part in ${where}` }], {
-    index,
-  });
+function refused(index: number, position: number, part: ContentPart, where: string) {
+  return unsupportedPartError({ provider: "Anthropic", index, position, partType: part.type, where });
 }

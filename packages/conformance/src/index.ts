@@ -54,3 +54,12 @@ export {
   type StrategyConformanceOptions,
   type StrategySubject,
 } from "./strategy/run-strategy-conformance.js";
+export { malformedInputArbitrary, junkInputArbitrary, corruptedInputArbitrary } from "./adapter/malformed-input-arbitrary.js";
+export { expectValidOrRefused } from "./adapter/expect-valid-or-refused.js";
+export { portableHistoryArbitrary, type PortableHistoryOptions } from "./adapter/portable-history-arbitrary.js";
+export { checkChatCompletionRequest } from "./adapter/rules/check-chat-completion-request.js";
+export { checkAnthropicRequest, ANTHROPIC_MAX_CACHE_BREAKPOINTS } from "./adapter/rules/check-anthropic-request.js";
+export { checkModelPrompt } from "./adapter/rules/check-model-prompt.js";
+export { runAdapterConformance } from "./adapter/run-adapter-conformance.js";
+export { DEFAULT_ADAPTER_RUNS, type AdapterSubject, type AdapterConformanceOptions } from "./adapter/adapter-subject.js";
+export { canonicalHistory, type CanonicalHistory, type CanonicalItem } from "./adapter/canonical-history.js";

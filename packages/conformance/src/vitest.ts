@@ -1,6 +1,9 @@
 // @ctxkit/conformance/vitest: the whole conformance suite as vitest tests, in one call.
 import { describe, it } from "vitest";
 import { CONFORMANCE_PROPERTIES } from "./properties/all-properties.js";
+import { ADAPTER_CHECKS } from "./adapter/adapter-checks.js";
+import { DEFAULT_ADAPTER_RUNS, type AdapterConformanceOptions, type AdapterSubject } from "./adapter/adapter-subject.js";
+import { runAdapterCheck } from "./adapter/run-adapter-conformance.js";
 import { formatFailure } from "./runner/format-report.js";
 import type { CheckResult } from "./runner/report.js";
 import {
@@ -134,7 +137,48 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
       });
   });
 }
-export { describeMessageStore, type MessageStoreFactory, type MessageStoreSuiteOptions } from "./store/describe-message-store.js";
+export {
+  describeMessageStore,
+  type FaultyStore,
+  type FreezableStore,
+  type MessageStoreFactory,
+  type MessageStoreSuiteOptions,
+  type StoreFaultHooks,
+} from "./store/describe-message-store.js";
+
+/**
+ * Registers the adapter suite: one test per check (round trip, tool pairs, provider rules, malformed input),
+ * each starting with fixed cases and then generated histories. An adapter's test is a few lines:
+ * `describeAdapter("anthropic", { name, toProvider, fromProvider, validate })`.
+ * Environment overrides: CTXKIT_CONFORMANCE_RUNS, _SEED, _PATH, _ONLY.
+ */
+export function describeAdapter<Payload>(
+  name: string,
+  adapter: AdapterSubject<Payload>,
+  options: AdapterConformanceOptions & { testTimeoutMs?: number } = {},
+): void {
+  const settings = { ...options, ...readEnvironment() };
+  const seed = settings.seed ?? createSeed();
+  const runs = settings.runs ?? DEFAULT_ADAPTER_RUNS;
+  describe(`${name} keeps the ctxkit adapter contract`, () => {
+    for (const check of ADAPTER_CHECKS) {
+      if (settings.only !== undefined && !settings.only.includes(check.name)) continue;
+      it(
+        `${check.description} (${check.name}, ${runs} runs)`,
+        () => {
+          const result = runAdapterCheck(adapter as AdapterSubject, check, { ...settings, seed, runs });
+          if (result.status !== "fail") return;
+          const replay =
+            result.counterexample === undefined
+              ? ""
+              : `\n\nReplay: CTXKIT_CONFORMANCE_ONLY=${check.name} CTXKIT_CONFORMANCE_SEED=${result.counterexample.seed} CTXKIT_CONFORMANCE_PATH=${result.counterexample.path} vitest run <this file>`;
+          throw new Error(formatFailure(result) + replay);
+        },
+        settings.testTimeoutMs ?? 300_000,
+      );
+    }
+  });
+}
 
 /**
  * Registers one test for a pipeline strategy on its own: over generated view drafts it keeps units whole,
@@ -165,3 +209,4 @@ export function describeStrategy(
     );
   });
 }
+export type { AdapterSubject, AdapterConformanceOptions } from "./adapter/adapter-subject.js";

@@ -7,8 +7,8 @@ describe("configSchema", () => {
       storagePath: "sessions",
       durability: "batch",
       lock: true,
-      compactThreshold: 0.92,
-      targetRatio: 0.6,
+      compactThreshold: 0.8,
+      targetRatio: 0.25,
     });
   });
 

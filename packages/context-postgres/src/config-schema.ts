@@ -1,6 +1,8 @@
 // The module's configuration: the engine's keys, plus which server, which session and which tables.
 import { contextConfigSchema } from "@ctxkit/core";
 import { z } from "zod";
+import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "./bounded-pool.js";
+import { sessionIdProblem } from "./session-id.js";
 
 /** A plain SQL identifier: letters, digits and `_`, starting with a letter or `_`, at most 48 characters (a table suffix is added). */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
@@ -12,18 +14,38 @@ const identifier = (what: string) =>
       `must be a plain SQL identifier for the ${what}: letters, digits and _, starting with a letter or _, at most 48 characters`,
     );
 
+const milliseconds = z
+  .number()
+  .int("must be a whole number of milliseconds")
+  .min(1, "must be at least 1 ms")
+  .max(3_600_000, "must be at most an hour");
+
 export const configSchema = contextConfigSchema.extend({
   /** `postgres://user:password@host:port/database`, as node-postgres takes it. */
   connectionString: z
     .string({ error: (issue) => (issue.input === undefined ? "required: the server's postgres:// URL" : "must be a postgres:// URL") })
     .min(1, "must be a postgres:// URL"),
   /** The session every worker that passes the same id shares; a new random id (a new session) when absent. */
-  sessionId: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional(),
+  sessionId: z
+    .string()
+    .min(1, "must not be empty")
+    .max(256, "must be at most 256 characters")
+    .superRefine((sessionId, context) => {
+      const problem = sessionIdProblem(sessionId);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
   /** The prefix of the three tables (`<table>_sessions`, `<table>_messages`, `<table>_state`). */
   table: identifier("tables' prefix").default("ctxkit"),
   schema: identifier("schema").default("public"),
   /** Connections in this manager's pool. */
   maxConnections: z.number().int().positive().max(100).default(4),
+  /** How long connecting may take, the server's startup answer included. */
+  connectTimeoutMs: milliseconds.default(DEFAULT_CONNECT_TIMEOUT_MS),
+  /** How long one statement may run: the server cancels it, and the client gives up a second later. */
+  statementTimeoutMs: milliseconds.default(DEFAULT_STATEMENT_TIMEOUT_MS),
+  /** How long `close()` waits for pending writes and for the connections to end before cutting them. */
+  closeTimeoutMs: milliseconds.default(DEFAULT_CLOSE_TIMEOUT_MS),
 });
 
 export type PostgresContextConfig = z.input<typeof configSchema>;

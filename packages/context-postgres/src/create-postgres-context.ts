@@ -20,7 +20,26 @@ export async function createPostgresContext(config: PostgresContextConfig): Prom
 
 /** The manager, opening in the background: `mount` adds its event handler first. Await `opened`. */
 export function startPostgresContext(config: ResolvedPostgresContextConfig, onEvent?: EventHandler): ContextEngine {
-  const { connectionString, sessionId, table, schema, maxConnections, ...engineConfig } = config;
-  const store = new PostgresMessageStore({ connectionString, sessionId: sessionId ?? randomUUID(), table, schema, maxConnections });
+  const {
+    connectionString,
+    sessionId,
+    table,
+    schema,
+    maxConnections,
+    connectTimeoutMs,
+    statementTimeoutMs,
+    closeTimeoutMs,
+    ...engineConfig
+  } = config;
+  const store = new PostgresMessageStore({
+    connectionString,
+    sessionId: sessionId ?? randomUUID(),
+    table,
+    schema,
+    maxConnections,
+    connectTimeoutMs,
+    statementTimeoutMs,
+    closeTimeoutMs,
+  });
   return new ContextEngine(store, engineConfig, { moduleName: MODULE_NAME, ...(onEvent === undefined ? {} : { onEvent }) });
 }

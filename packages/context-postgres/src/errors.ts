@@ -2,41 +2,100 @@
 import { ContextError } from "@ctxkit/core";
 
 /** context-postgres's error codes, beside core's. */
-export type PostgresErrorCode = "CONTEXT_STORE_UNAVAILABLE" | "CONTEXT_STORE_CORRUPT";
+export type PostgresErrorCode = "CONTEXT_STORE_UNAVAILABLE" | "CONTEXT_STORE_CORRUPT" | "CONTEXT_STORE_ACCESS" | "CONTEXT_CLOSE_TIMEOUT";
 
 /**
- * The server could not be reached, or the connection dropped during an operation. The operation's
- * transaction was rolled back: nothing of it was written.
+ * The server could not be reached, did not answer in time, turned the connection away for now (too many
+ * clients, starting up) or dropped it during an operation. The operation's transaction was rolled back:
+ * nothing of it was written. Retry once the server is reachable, opening the session again.
  */
 export class ContextStoreUnavailableError extends ContextError {
   readonly location: string;
 
-  constructor(location: string, options?: { cause?: unknown }) {
+  /** `detail` says what happened and what to do; without it, the cause's message is quoted. */
+  constructor(location: string, options?: { cause?: unknown; detail?: string }) {
     const cause = options?.cause instanceof Error ? options.cause.message : String(options?.cause);
+    const detail = options?.detail ?? `${cause}. Check that the server is reachable, then open the session again`;
     super(
       "CONTEXT_STORE_UNAVAILABLE",
-      `The session ${location} could not be written or read (${cause}); nothing of that operation was stored. ` +
-        `Check that the server is reachable, then open the session again.`,
-      options,
+      `The session ${location} could not be written or read: ${detail}. Nothing of that operation was stored.`,
+      {
+        cause: options?.cause,
+      },
     );
     this.location = location;
   }
 }
 
-/** A stored row cannot be read back as a message `addMessage` would accept; nothing was changed. */
+/** What the server refused: a role or its password, the database, or a privilege on the tables. */
+export type PostgresAccessReason = "role" | "database" | "privilege";
+
+/**
+ * The server answered, and refused this connection's role, password, database or privileges. Retrying
+ * will not help: fix `connectionString` (or create the role or database, or grant the privilege).
+ */
+export class PostgresStoreAccessError extends ContextError {
+  readonly location: string;
+  /** `host:port/database` of the server, never the password. */
+  readonly server: string;
+  readonly reason: PostgresAccessReason;
+
+  constructor(location: string, server: string, reason: PostgresAccessReason, detail: string, options?: { cause?: unknown }) {
+    super("CONTEXT_STORE_ACCESS", `PostgreSQL at ${server} refused the session ${location}: ${detail}`, options);
+    this.location = location;
+    this.server = server;
+    this.reason = reason;
+  }
+}
+
+/** Which stored record is unreadable: a message by its sequence number, or a strategy's state key. */
+export type CorruptRecord = { readonly seq: number } | { readonly strategy: string; readonly key: string };
+
+/** A stored row cannot be read back (a message `addMessage` would accept, a state value as JSON); nothing was changed. */
 export class PostgresStoreCorruptError extends ContextError {
   readonly location: string;
-  readonly seq: number;
+  /** The message's sequence number; undefined for a state record. */
+  readonly seq: number | undefined;
+  /** The state record's strategy and key; undefined for a message. */
+  readonly strategy: string | undefined;
+  readonly key: string | undefined;
   readonly reason: string;
 
-  constructor(location: string, seq: number, reason: string, options?: { cause?: unknown }) {
+  constructor(location: string, record: CorruptRecord, reason: string, options?: { cause?: unknown }) {
+    const what =
+      "seq" in record ? `an unreadable message at seq ${record.seq}` : `unreadable state "${record.key}" of "${record.strategy}"`;
     super(
       "CONTEXT_STORE_CORRUPT",
-      `The session ${location} holds an unreadable message at seq ${seq}: ${reason}. Nothing was changed; repair or delete that row.`,
+      `The session ${location} holds ${what}: ${reason}. Nothing was changed; repair or delete that row.`,
       options,
     );
     this.location = location;
-    this.seq = seq;
+    this.seq = "seq" in record ? record.seq : undefined;
+    this.strategy = "strategy" in record ? record.strategy : undefined;
+    this.key = "key" in record ? record.key : undefined;
     this.reason = reason;
+  }
+}
+
+/**
+ * `close()` reached its bound (`closeTimeoutMs`) with writes still unconfirmed: it gave up on them,
+ * cut the connections and ended the pool anyway. Each of those writes rejected on its own; one whose
+ * commit was already on its way may have landed. Open the session again to see what is stored.
+ */
+export class PostgresCloseTimeoutError extends ContextError {
+  readonly location: string;
+  readonly timeoutMs: number;
+  /** Writes called before `close()` that had not settled when it gave up on them. */
+  readonly unconfirmedWrites: number;
+
+  constructor(location: string, timeoutMs: number, unconfirmedWrites: number) {
+    super(
+      "CONTEXT_CLOSE_TIMEOUT",
+      `Closing the session ${location} took over ${timeoutMs} ms: ${unconfirmedWrites} write(s) were not confirmed and were given up; ` +
+        `the connections were cut. Open the session again to see what was stored, and check the network to the server.`,
+    );
+    this.location = location;
+    this.timeoutMs = timeoutMs;
+    this.unconfirmedWrites = unconfirmedWrites;
   }
 }

@@ -3,4 +3,12 @@ export { createPostgresContext, type PostgresContextManager } from "./create-pos
 export { configSchema, type PostgresContextConfig, type ResolvedPostgresContextConfig } from "./config-schema.js";
 export { meta, mount } from "./module.js";
 export { PostgresMessageStore, type PostgresMessageStoreOptions } from "./postgres-message-store.js";
-export { ContextStoreUnavailableError, PostgresStoreCorruptError, type PostgresErrorCode } from "./errors.js";
+export {
+  ContextStoreUnavailableError,
+  PostgresCloseTimeoutError,
+  PostgresStoreAccessError,
+  PostgresStoreCorruptError,
+  type CorruptRecord,
+  type PostgresAccessReason,
+  type PostgresErrorCode,
+} from "./errors.js";

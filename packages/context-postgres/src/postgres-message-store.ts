@@ -1,7 +1,8 @@
 // A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
 import {
   ContextClosedError,
-  parseDecodedMessage,
+  ContextConfigError,
+  ContextStateConflictError,
   type Message,
   type MessageStore,
   type StateChange,
@@ -9,9 +10,20 @@ import {
   type StoredSession,
   type StoreUpdate,
 } from "@ctxkit/core";
-import pg from "pg";
-import { ContextStoreUnavailableError, PostgresStoreCorruptError } from "./errors.js";
+import type pg from "pg";
+import {
+  BoundedPool,
+  DEFAULT_CLOSE_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  settlesWithin,
+} from "./bounded-pool.js";
+import { MODULE_NAME } from "./config-schema.js";
+import { PostgresCloseTimeoutError } from "./errors.js";
 import { MIGRATION_LOCK_KEY, migrationSql, tableNames, type TableNames } from "./schema-sql.js";
+import { describeServer, toStoreError, type FailureSubject } from "./store-failure.js";
+import { sessionIdProblem } from "./session-id.js";
+import { SessionReads, type SessionRow, type StateRead, stateKey } from "./session-reads.js";
 
 export interface PostgresMessageStoreOptions {
   readonly connectionString: string;
@@ -22,18 +34,13 @@ export interface PostgresMessageStoreOptions {
   readonly schema?: string;
   /** Connections in the pool. Default 4. */
   readonly maxConnections?: number;
+  /** How long connecting may take, the server's startup answer included. Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** How long one statement may run, on the server and, a second later, on the client. Default 30 s. */
+  readonly statementTimeoutMs?: number;
+  /** How long `close()` waits for pending writes and for the connections to end before cutting them. Default 10 s. */
+  readonly closeTimeoutMs?: number;
 }
-
-interface SessionRow {
-  readonly generation: number;
-  readonly lastSeq: number;
-  readonly stateVersion: number;
-}
-
-/** A pool for a single read, or a checked-out client for reads that must share one snapshot. */
-type Reader = pg.Pool | pg.PoolClient;
-
-const stateKey = (strategy: string, key: string): string => `${strategy}\u0000${key}`;
 
 /**
  * The multi-writer protocol (see architecture/postgres-multi-writer.md):
@@ -43,7 +50,8 @@ const stateKey = (strategy: string, key: string): string => `${strategy}\u0000${
  * - `replace` and `clear` bump the session's `generation`; a worker that syncs and finds another
  *   generation reloads the whole session;
  * - a state key carries a version, and a write applies only over the version this worker last saw
- *   (compare-and-set): of two workers checkpointing at once, the first wins, the other re-reads it;
+ *   (compare-and-set): of two workers writing one key at once, the first wins, the other's write rejects
+ *   with `ContextStateConflictError` and its next sync reads the winner's value;
  * - every write is one transaction, so a dropped connection leaves all of it or none.
  */
 export class PostgresMessageStore implements MessageStore {
@@ -51,7 +59,9 @@ export class PostgresMessageStore implements MessageStore {
   readonly location: string;
   private readonly options: PostgresMessageStoreOptions;
   private readonly names: TableNames;
-  private pool: pg.Pool | undefined;
+  private readonly subject: FailureSubject;
+  private readonly reads: SessionReads;
+  private connections: BoundedPool | undefined;
   /** What this store last saw of the session row. */
   private seen: SessionRow = { generation: 0, lastSeq: 0, stateVersion: 0 };
   /** The version of each state key this store last saw or wrote. */
@@ -65,27 +75,48 @@ export class PostgresMessageStore implements MessageStore {
   private openBatch: { message: Message; settle: (error?: unknown) => void }[] | undefined;
   private failure: { readonly error: unknown } | undefined;
   private closing: Promise<void> | undefined;
+  /** Writes called and not settled yet: what `close()` reports when it has to give up on them. */
+  private pendingWrites = 0;
 
+  /** Throws `ContextConfigError` for a session id the database could not keep apart from another. */
   constructor(options: PostgresMessageStoreOptions) {
+    const problem = sessionIdProblem(options.sessionId);
+    if (problem !== undefined) throw new ContextConfigError(MODULE_NAME, [{ path: "sessionId", message: problem }]);
     this.options = options;
     this.sessionId = options.sessionId;
     const schema = options.schema ?? "public";
     const table = options.table ?? "ctxkit";
     this.names = tableNames(schema, table);
     this.location = `postgres:${schema}.${table}#${options.sessionId}`;
+    this.reads = new SessionReads(this.names, this.sessionId, this.location);
+    this.subject = {
+      location: this.location,
+      server: describeServer(options.connectionString),
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    };
+  }
+
+  private get pool(): pg.Pool {
+    return this.connections!.pool;
   }
 
   async open(): Promise<void> {
-    if (this.pool !== undefined) throw new Error("PostgresMessageStore.open(): already opened");
-    const pool = new pg.Pool({ connectionString: this.options.connectionString, max: this.options.maxConnections ?? 4 });
-    // An idle connection the server drops must not crash the process: the next query reports it.
-    pool.on("error", () => {});
-    this.pool = pool;
-    await this.transaction(async (client) => {
-      await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-      for (const statement of migrationSql(this.options.schema ?? "public", this.names)) await client.query(statement);
-      await client.query(`INSERT INTO ${this.names.sessions} (session_id) VALUES ($1) ON CONFLICT DO NOTHING`, [this.sessionId]);
+    if (this.connections !== undefined) throw new Error("PostgresMessageStore.open(): already opened");
+    this.connections = new BoundedPool(this.options.connectionString, {
+      maxConnections: this.options.maxConnections ?? 4,
+      connectTimeoutMs: this.subject.connectTimeoutMs,
+      statementTimeoutMs: this.subject.statementTimeoutMs,
     });
+    try {
+      await this.transaction(async (client) => {
+        await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+        for (const statement of migrationSql(this.options.schema ?? "public", this.names)) await client.query(statement);
+        await client.query(`INSERT INTO ${this.names.sessions} (session_id) VALUES ($1) ON CONFLICT DO NOTHING`, [this.sessionId]);
+      });
+    } catch (error) {
+      throw toStoreError(error, this.subject);
+    }
   }
 
   load(): Promise<StoredSession> {
@@ -95,7 +126,15 @@ export class PostgresMessageStore implements MessageStore {
   append(message: Message): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (this.refusal() !== undefined) return reject(this.refusal());
-      const entry = { message, settle: (error?: unknown) => (error === undefined ? resolve() : reject(error)) };
+      this.pendingWrites += 1;
+      const entry = {
+        message,
+        settle: (error?: unknown) => {
+          this.pendingWrites -= 1;
+          if (error === undefined) resolve();
+          else reject(error);
+        },
+      };
       if (this.openBatch !== undefined) {
         this.openBatch.push(entry);
         return;
@@ -107,8 +146,14 @@ export class PostgresMessageStore implements MessageStore {
     });
   }
 
-  writeState(change: StateChange): Promise<void> {
-    return this.write(async (client) => {
+  /**
+   * Compare-and-set over the version this store last loaded, synced or wrote for the key: when another
+   * writer changed the key since, nothing is written and the call rejects with `ContextStateConflictError`
+   * (the store stays usable, and its next sync reads the other writer's value).
+   */
+  async writeState(change: StateChange): Promise<void> {
+    let isConflict = false;
+    await this.write(async (client) => {
       const known = this.versions.get(stateKey(change.strategy, change.key)) ?? null;
       const { sessions, state } = this.names;
       let version: number | undefined;
@@ -120,6 +165,15 @@ export class PostgresMessageStore implements MessageStore {
           known,
         ]);
         if (deleted.rowCount === 1) version = 0;
+        else if (known === null) {
+          // Deleting a key this store never saw: only a row another writer made since is a conflict.
+          const existing = await client.query(`SELECT 1 FROM ${state} WHERE session_id = $1 AND strategy = $2 AND key = $3`, [
+            this.sessionId,
+            change.strategy,
+            change.key,
+          ]);
+          if (existing.rowCount === 0) return;
+        }
       } else {
         const written = await client.query<{ version: string }>(
           `INSERT INTO ${state} (session_id, strategy, key, value, version) VALUES ($1, $2, $3, $4, 1)
@@ -132,6 +186,7 @@ export class PostgresMessageStore implements MessageStore {
       if (version === undefined) {
         // Another worker wrote this key first: its value stands, and the next sync reads it.
         this.seen = { ...this.seen, stateVersion: -1 };
+        isConflict = true;
         return;
       }
       const row = await client.query<{ state_version: string }>(
@@ -144,6 +199,7 @@ export class PostgresMessageStore implements MessageStore {
       if (version === 0) this.versions.delete(stateKey(change.strategy, change.key));
       else this.versions.set(stateKey(change.strategy, change.key), version);
     });
+    if (isConflict) throw new ContextStateConflictError(change.strategy, change.key);
   }
 
   replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
@@ -183,29 +239,43 @@ export class PostgresMessageStore implements MessageStore {
   sync(): Promise<StoreUpdate> {
     return this.serial(async (): Promise<StoreUpdate> => {
       try {
-        const row = await this.readSessionRow(this.pool!);
+        const row = await this.reads.row(this.pool);
         if (row.generation !== this.seen.generation) return { kind: "reset", session: await this.readSession() };
         const messages =
-          row.lastSeq > this.seen.lastSeq ? await this.readMessages(this.pool!, row.generation, this.seen.lastSeq, row.lastSeq) : [];
+          row.lastSeq > this.seen.lastSeq ? await this.reads.messages(this.pool, row.generation, this.seen.lastSeq, row.lastSeq) : [];
         // Fewer rows than the session row promised: another worker replaced the session in between.
         if (messages.length !== row.lastSeq - this.seen.lastSeq) return { kind: "reset", session: await this.readSession() };
-        const state = row.stateVersion !== this.seen.stateVersion ? await this.readState(this.pool!) : undefined;
+        const state = row.stateVersion !== this.seen.stateVersion ? this.takeVersions(await this.reads.state(this.pool)) : undefined;
         this.seen = row;
         if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
         return { kind: "appended", messages, ...(state === undefined ? {} : { state }) };
       } catch (error) {
-        throw this.unavailable(error);
+        throw toStoreError(error, this.subject);
       }
     });
   }
 
-  /** Waits for every write, then closes the pool. Safe to call twice. */
+  /**
+   * Waits for every write called before it, then ends the pool; safe to call twice. Bounded by
+   * `closeTimeoutMs`: past it the connections are cut (each unsettled write then rejects), the pool is
+   * released all the same, and `close()` rejects with `PostgresCloseTimeoutError` counting the writes it
+   * gave up on. A close with no write left unconfirmed resolves, however slowly the connections ended.
+   */
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      await this.tail.catch(() => {});
-      await this.pool?.end().catch(() => {});
-    })();
+    this.closing ??= this.shutDown();
     return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    const connections = this.connections;
+    if (connections === undefined) return;
+    const bound = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    const started = Date.now();
+    const drained = await settlesWithin(this.tail, bound);
+    const unconfirmedWrites = drained ? 0 : this.pendingWrites;
+    if (!drained) connections.cut();
+    await connections.end(bound - (Date.now() - started));
+    if (unconfirmedWrites > 0) throw new PostgresCloseTimeoutError(this.location, bound, unconfirmedWrites);
   }
 
   private async flush(group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
@@ -224,7 +294,7 @@ export class PostgresMessageStore implements MessageStore {
    * session row (whose lock orders concurrent appenders) and inserts the rows under them.
    */
   private async appendRows(messages: readonly Message[]): Promise<void> {
-    const inserted = await this.pool!.query(
+    const inserted = await this.pool.query(
       `WITH reserved AS (
          UPDATE ${this.names.sessions} SET last_seq = last_seq + $2 WHERE session_id = $1 RETURNING generation, last_seq
        )
@@ -250,66 +320,31 @@ export class PostgresMessageStore implements MessageStore {
   private async readSession(): Promise<StoredSession> {
     try {
       return await this.transaction(async (client) => {
-        const row = await this.readSessionRow(client);
-        const messages = await this.readMessages(client, row.generation, 0, row.lastSeq);
-        const state = await this.readState(client);
+        const row = await this.reads.row(client);
+        const messages = await this.reads.messages(client, row.generation, 0, row.lastSeq);
+        const state = this.takeVersions(await this.reads.state(client));
         this.seen = row;
         return { messages, state };
       }, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     } catch (error) {
-      throw this.unavailable(error);
+      throw toStoreError(error, this.subject);
     }
   }
 
-  private async readSessionRow(reader: Reader): Promise<SessionRow> {
-    const result = await reader.query<{ generation: string; last_seq: string; state_version: string }>(
-      `SELECT generation, last_seq, state_version FROM ${this.names.sessions} WHERE session_id = $1`,
-      [this.sessionId],
-    );
-    const row = result.rows[0];
-    if (row === undefined) return { generation: 0, lastSeq: 0, stateVersion: 0 };
-    return { generation: Number(row.generation), lastSeq: Number(row.last_seq), stateVersion: Number(row.state_version) };
-  }
-
-  /**
-   * The messages numbered `afterSeq + 1` to `throughSeq`. The upper bound matters: rows other workers
-   * commit after the session row was read would otherwise be taken now and again at the next sync.
-   */
-  private async readMessages(reader: Reader, generation: number, afterSeq: number, throughSeq: number): Promise<Message[]> {
-    const result = await reader.query<{ seq: string; body: string }>(
-      `SELECT seq, body FROM ${this.names.messages} WHERE session_id = $1 AND generation = $2 AND seq > $3 AND seq <= $4 ORDER BY seq`,
-      [this.sessionId, generation, afterSeq, throughSeq],
-    );
-    return result.rows.map((row) => {
-      try {
-        return parseDecodedMessage(JSON.parse(row.body));
-      } catch (error) {
-        throw new PostgresStoreCorruptError(this.location, Number(row.seq), (error as Error).message, { cause: error });
-      }
-    });
-  }
-
-  private async readState(reader: Reader): Promise<Map<string, Map<string, unknown>>> {
-    const result = await reader.query<{ strategy: string; key: string; value: string; version: string }>(
-      `SELECT strategy, key, value, version FROM ${this.names.state} WHERE session_id = $1`,
-      [this.sessionId],
-    );
-    const state = new Map<string, Map<string, unknown>>();
-    this.versions = new Map();
-    for (const row of result.rows) {
-      const values = state.get(row.strategy) ?? new Map<string, unknown>();
-      state.set(row.strategy, values);
-      values.set(row.key, JSON.parse(row.value) as unknown);
-      this.versions.set(stateKey(row.strategy, row.key), Number(row.version));
-    }
-    return state;
+  /** Remembers the versions of a state read: the next writes are compared against them. */
+  private takeVersions(read: StateRead): StateRead["state"] {
+    this.versions = read.versions;
+    return read.state;
   }
 
   /** A write in call order, as one transaction; a failure stops every later write. */
   private write(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     const refusal = this.refusal();
     if (refusal !== undefined) return Promise.reject(refusal);
-    return this.serial(() => this.guarded(() => this.transaction(body)));
+    this.pendingWrites += 1;
+    return this.serial(() => this.guarded(() => this.transaction(body))).finally(() => {
+      this.pendingWrites -= 1;
+    });
   }
 
   private async guarded(write: () => Promise<void>): Promise<void> {
@@ -318,14 +353,14 @@ export class PostgresMessageStore implements MessageStore {
     try {
       await write();
     } catch (error) {
-      const failure = this.unavailable(error);
+      const failure = toStoreError(error, this.subject);
       this.failure ??= { error: failure };
       throw failure;
     }
   }
 
   private async transaction<T>(body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> {
-    const client = await this.pool!.connect();
+    const client = await this.pool.connect();
     // A connection cut while checked out is reported by the query that was using it; its event must not crash the process.
     const ignore = () => {};
     client.on("error", ignore);
@@ -354,14 +389,8 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   private refusal(): Error | undefined {
-    if (this.closing !== undefined || this.pool === undefined) return new ContextClosedError(this.location, "closed");
+    if (this.closing !== undefined || this.connections === undefined) return new ContextClosedError(this.location, "closed");
     if (this.failure !== undefined) return this.failure.error as Error;
     return undefined;
-  }
-
-  private unavailable(error: unknown): unknown {
-    if (error instanceof PostgresStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
-      return error;
-    return new ContextStoreUnavailableError(this.location, { cause: error });
   }
 }

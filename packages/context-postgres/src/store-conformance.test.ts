@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import pg from "pg";
 import { describeWithPostgres } from "../test/postgres-server.js";
+import { startTcpProxy } from "../test/tcp-proxy.js";
 import { PostgresMessageStore } from "./postgres-message-store.js";
 import { tableNames } from "./schema-sql.js";
 
@@ -20,6 +21,31 @@ async function withClient<T>(connectionString: string, body: (client: pg.Client)
 
 describeWithPostgres("PostgreSQL store", (connectionString) => {
   describeMessageStore("PostgresMessageStore", (sessionId) => new PostgresMessageStore({ connectionString, sessionId, schema }), {
+    // Through a loopback proxy the check freezes, with bounds short enough for a test.
+    frozenNetwork: async (sessionId) => {
+      const proxy = await startTcpProxy(connectionString);
+      const store = new PostgresMessageStore({
+        connectionString: proxy.url,
+        sessionId,
+        schema,
+        statementTimeoutMs: 500,
+        closeTimeoutMs: 500,
+      });
+      return { store, freeze: proxy.freeze, dispose: proxy.close };
+    },
+    silentServer: async (sessionId) => {
+      const proxy = await startTcpProxy(connectionString, "silent");
+      return {
+        store: new PostgresMessageStore({ connectionString: proxy.url, sessionId, schema, connectTimeoutMs: 500 }),
+        dispose: proxy.close,
+      };
+    },
+    // A state value that is no longer JSON, as a manual UPDATE gone wrong would leave it.
+    corruptState: (sessionId) =>
+      withClient(connectionString, async (client) => {
+        await client.query(`UPDATE ${tableNames(schema, "ctxkit").state} SET value = '{"through":' WHERE session_id = $1`, [sessionId]);
+      }),
+    concurrentStateWriters: true,
     // A row whose body is no longer JSON, as a manual UPDATE gone wrong would leave it.
     corrupt: (sessionId) =>
       withClient(connectionString, async (client) => {

@@ -14,7 +14,13 @@ describe("mount plan with built-in strategy options", () => {
       JSON.stringify({
         context: {
           module,
-          config: { tokenizer: "estimate", strategies: [{ name: "sliding-window", options: { windowSize: 6 } }, "truncate"] },
+          // The previous threshold and target, so truncate stops at the window rather than going further.
+          config: {
+            tokenizer: "estimate",
+            compactThreshold: 0.92,
+            targetRatio: 0.6,
+            strategies: [{ name: "sliding-window", options: { windowSize: 6 } }, "truncate"],
+          },
         },
       }),
     );

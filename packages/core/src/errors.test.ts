@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ContextBudgetError, ContextConfigError, ContextError, ModuleLoadError, MountPointError } from "./errors.js";
+import {
+  ContextBudgetError,
+  ContextConfigError,
+  ContextError,
+  ContextStateConflictError,
+  ModuleLoadError,
+  MountPointError,
+} from "./errors.js";
 
 describe("errors", () => {
   it("should give every error a stable code, its figures and the ContextError base", () => {
@@ -21,5 +28,17 @@ describe("errors", () => {
   it("should name what a module is missing and which mount points exist", () => {
     expect(new ModuleLoadError("./m.js", ["mount", "meta"]).message).toContain("mount, meta");
     expect(new MountPointError("session", ["context", "providers"]).message).toContain("context, providers");
+  });
+
+  it("should name the strategy and key of a state conflict, and say to sync and retry", () => {
+    const conflict = new ContextStateConflictError("summary", "checkpoint");
+    expect(conflict).toBeInstanceOf(ContextError);
+    expect(conflict).toMatchObject({
+      code: "CONTEXT_STATE_CONFLICT",
+      strategy: "summary",
+      key: "checkpoint",
+      name: "ContextStateConflictError",
+    });
+    expect(conflict.message).toMatch(/sync.*retry/i);
   });
 });

@@ -16,7 +16,10 @@ export type ContextErrorCode =
   | "MOUNT_POINT"
   | "CONTEXT_CLOSED"
   | "CONTEXT_COUNTER"
-  | "CONTEXT_TIMEOUT";
+  | "CONTEXT_TIMEOUT"
+  | "CONTEXT_STATE_CONFLICT"
+  | "CONTEXT_OVERFLOW"
+  | "CONTEXT_ADAPTER_INPUT";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -175,4 +178,25 @@ export class ContextClosedError extends ContextError {
 
 function describeCause(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A strategy's state key was changed by another writer of a shared session since this store last
+ * loaded or synced it, so this write was refused rather than overwrite a value it never saw. Nothing
+ * was written: sync (any read does) to take the other writer's value, then retry.
+ */
+export class ContextStateConflictError extends ContextError {
+  readonly strategy: string;
+  readonly key: string;
+
+  constructor(strategy: string, key: string, options?: { cause?: unknown }) {
+    super(
+      "CONTEXT_STATE_CONFLICT",
+      `The state "${key}" of strategy "${strategy}" was changed by another writer since this store last read it; nothing was written. ` +
+        `Sync the session (any read does) to take the other writer's value, then retry.`,
+      options,
+    );
+    this.strategy = strategy;
+    this.key = key;
+  }
 }

@@ -11,10 +11,13 @@ export {
   ContextRequestError,
   ContextCounterError,
   ContextTimeoutError,
+  ContextStateConflictError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,
 } from "./errors.js";
+export { AdapterInputError } from "./adapters/adapter-input-error.js";
+export { stripReasoning, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
 
 export type {
   Role,
@@ -113,9 +116,13 @@ export { slidingWindow, type SlidingWindowOptions } from "./strategies/sliding-w
 export { importance, type ImportanceOptions, type ImportanceWeights } from "./strategies/importance.js";
 export { offloadToolResults, type OffloadToolResultsOptions } from "./strategies/offload-tool-results.js";
 export { microcompact, isRerunnableToolResult, type MicrocompactOptions, type ToolResultClassifier } from "./strategies/microcompact.js";
+export { shortenToFit, type ShortenToFitOptions } from "./strategies/shorten-to-fit.js";
+export { digestToolResult, listIdentifiers } from "./strategies/tool-result-digest.js";
 export {
   BUILT_IN_STRATEGIES,
   BUILT_IN_STRATEGY_NAMES,
+  DEFAULT_PIPELINE,
+  type BuiltInStrategyEntry,
   createBuiltInStrategy,
   isBuiltInStrategyName,
   type BuiltInStrategyName,
@@ -162,6 +169,10 @@ export {
 } from "./engine/context-config.js";
 export { mountContextManager } from "./engine/mount-context-manager.js";
 export { presetStrategies } from "./engine/resolve-strategies.js";
+
+export { ContextOverflowError } from "./provider-loop/context-overflow-error.js";
+export { sendWithRecovery, type SendWithRecoveryOptions } from "./provider-loop/send-with-recovery.js";
+export { reportProviderUsage } from "./provider-loop/report-provider-usage.js";
 
 export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
 export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";

@@ -1,5 +1,6 @@
 // Which of a message's content parts a provider role takes, checked at run time, so conversions need no casts.
 import type { ContentPart, FilePart, ImageUrlPart, InputAudioPart, RefusalPart, TextPart } from "@ctxkit/core";
+import { isRecord } from "@ctxkit/core/kit";
 
 export function isTextPart(part: ContentPart): part is TextPart {
   return part.type === "text" && typeof part.text === "string";
@@ -24,18 +25,4 @@ export function isFilePart(part: ContentPart): part is FilePart {
 
 export function isRefusalPart(part: ContentPart): part is RefusalPart {
   return part.type === "refusal" && typeof part.refusal === "string";
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The text of a content: the string, or its text parts joined. */
-export function textOf(content: string | readonly ContentPart[] | null): string {
-  if (content === null) return "";
-  if (typeof content === "string") return content;
-  return content
-    .filter(isTextPart)
-    .map((part) => part.text)
-    .join("");
 }

@@ -19,3 +19,15 @@ export type {
   AgentAssistantContent,
   AgentToolOutput,
 } from "./agents/agent-input-item.js";
+export { CHAT_COMPLETION_MESSAGE_KEYS } from "./chat-completions/chat-completion-keys.js";
+export {
+  contextChatCompletions,
+  type ContextChatCompletions,
+  type ContextChatCompletionParams,
+} from "./loop/context-chat-completions.js";
+export type { ContextLoopOptions } from "./loop/loop-options.js";
+export { fromChatCompletionUsage, fromResponseUsage } from "./loop/openai-usage.js";
+export { isContextLengthError } from "./loop/is-context-length-error.js";
+export { contextResponses, type ContextResponses, type ContextResponseParams } from "./loop/context-responses.js";
+export { compactResponses, ResponsesCompactionError, type CompactResponsesOptions } from "./responses/compact-responses.js";
+export { fromLatestCompaction, isCompactionRecord } from "./responses/compaction-records.js";

@@ -6,6 +6,9 @@ import { recordingSummarizer } from "../test/recording-summarizer.js";
 import { currentFilesReminder, todoListReminder, withPostSummaryHooks, type PostSummaryHook } from "./post-summary-hooks.js";
 import { createSessionMemoryStrategy } from "./session-memory.js";
 
+/** The budgets here are small: the earlier compaction threshold and target leave room beside the summary for what the tests look at. */
+const RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
+
 const call = (id: string, name: string, args: object): Message => ({
   role: "assistant",
   content: null,
@@ -32,7 +35,7 @@ async function compactedView(hooks: readonly PostSummaryHook[]) {
     createSessionMemoryStrategy({ summarizer: recordingSummarizer(), updateEveryTokens: 100, keepRecentMessages: 8 }),
     hooks,
   );
-  const manager = createSimpleContext({ tokenizer: "estimate", strategies: [strategy, "truncate"] });
+  const manager = createSimpleContext({ ...RATIOS, tokenizer: "estimate", strategies: [strategy, "truncate"] });
   await manager.setMessages(history);
   await manager.getMessagesForRequest({ tokenBudget: 100_000 });
   await manager.flushBackground();
@@ -65,6 +68,7 @@ describe("withPostSummaryHooks", () => {
 
   it("should leave the view alone when the wrapped strategy does nothing", async () => {
     const manager = createSimpleContext({
+      ...RATIOS,
       tokenizer: "estimate",
       strategies: [withPostSummaryHooks(createSessionMemoryStrategy(), [() => "remember"]), "truncate"],
     });

@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { recordingSummarizer } from "../test/recording-summarizer.js";
 import { createSessionMemoryStrategy } from "./session-memory.js";
 
+/** The budgets here are small: the earlier compaction threshold and target leave room beside the summary for what the tests look at. */
+const RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
+
 const history: Message[] = [systemMessage("be brief"), ...Array.from({ length: 12 }, (_, turn) => sampleTurn(turn, 600)).flat()];
 const options = { updateEveryTokens: 500, keepRecentMessages: 8 };
 
@@ -15,6 +18,7 @@ describe("session-memory", () => {
     it("should update the memory between requests, and swap it in at compaction without calling the summarizer", async () => {
       const summarizer = recordingSummarizer();
       const manager = createSimpleContext({
+        ...RATIOS,
         tokenizer: "estimate",
         strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
       });
@@ -37,6 +41,7 @@ describe("session-memory", () => {
     it("should extend the memory with only the newer messages, and wait for the threshold", async () => {
       const summarizer = recordingSummarizer();
       const manager = createSimpleContext({
+        ...RATIOS,
         tokenizer: "estimate",
         strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
       });
@@ -65,6 +70,7 @@ describe("session-memory", () => {
         return new Promise<string>(() => {});
       };
       const manager = createSimpleContext({
+        ...RATIOS,
         tokenizer: "estimate",
         strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
       });
@@ -83,13 +89,13 @@ describe("session-memory", () => {
       const summarizer = recordingSummarizer();
       const store = new MemoryMessageStore();
       const strategies = () => [createSessionMemoryStrategy({ summarizer, ...options }), "truncate" as const];
-      const first = await createContextManager({ store, tokenizer: "estimate", strategies: strategies() });
+      const first = await createContextManager({ store, ...RATIOS, tokenizer: "estimate", strategies: strategies() });
       await first.setMessages(history);
       await first.getMessagesForRequest({ tokenBudget: 100_000 });
       await first.flushBackground();
       await first.close();
 
-      const second = await createContextManager({ store, tokenizer: "estimate", strategies: strategies() });
+      const second = await createContextManager({ store, ...RATIOS, tokenizer: "estimate", strategies: strategies() });
       expect(summaryOf(await second.getMessagesForRequest({ tokenBudget: 900 }))).toBeDefined();
       expect(summarizer.requests).toHaveLength(1);
       await second.clear();
@@ -104,6 +110,7 @@ describe("session-memory", () => {
         throw new Error("provider down");
       });
       const manager = createSimpleContext({
+        ...RATIOS,
         tokenizer: "estimate",
         strategies: [createSessionMemoryStrategy({ summarizer, ...options }), "truncate"],
         onEvent: (event, payload) => void (event === "context:strategy_error" && errors.push(payload)),

@@ -11,7 +11,7 @@ import type { RequestOutcome } from "../subject/manager-driver.js";
 import { stablePart } from "./prefix-stability.js";
 import { addToTally, defineProperty, withManager } from "./property.js";
 
-/** Well under the default compaction threshold (0.92), so no hysteresis setting excuses a compaction here. */
+/** Under the default compaction threshold (0.8), so no hysteresis setting excuses a compaction here. */
 export const ROOMY_SHARE = 0.7;
 
 export const compactionFrequencyProperty = defineProperty({

@@ -2,11 +2,14 @@
 import { randomUUID } from "node:crypto";
 import { ContextError, type Message, type MessageStore, type StateSnapshot } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
+import { describeStoreFaults, type StoreFaultHooks } from "./store-fault-checks.js";
+
+export type { FaultyStore, FreezableStore, StoreFaultHooks } from "./store-fault-checks.js";
 
 /** Opens a store for a session: called again with the same id after `close()`, it is the restart of that session. */
 export type MessageStoreFactory = (sessionId: string) => MessageStore | Promise<MessageStore>;
 
-export interface MessageStoreSuiteOptions {
+export interface MessageStoreSuiteOptions extends StoreFaultHooks {
   /** How many appends the concurrency check keeps in flight at once. Default 50. */
   readonly concurrentAppends?: number;
   /**
@@ -35,7 +38,8 @@ const plain = (state: StateSnapshot) => Object.fromEntries([...state].map(([stra
 /**
  * Registers the store contract's checks for `factory`'s stores in vitest: append order, concurrent
  * appends, state records, atomic replace and clear, restart equality, and close; and, when the backend
- * offers the hooks, atomic replace under a crash and corruption reported with a typed error.
+ * offers the hooks, atomic replace under a crash, corruption reported with a typed error, and bounded,
+ * typed failures on a frozen network, a silent server, a damaged state record and a second state writer.
  */
 export function describeMessageStore(name: string, factory: MessageStoreFactory, options: MessageStoreSuiteOptions = {}): void {
   const concurrent = options.concurrentAppends ?? 50;
@@ -210,5 +214,7 @@ export function describeMessageStore(name: string, factory: MessageStoreFactory,
       expect(session.messages).toEqual([message(0)]);
       await again.close();
     });
+
+    describeStoreFaults(factory, options, { message, plain });
   });
 }

@@ -19,7 +19,12 @@ import { announceRepairs, type ViewTail } from "./view-tail.js";
 
 // Last-resort passes when the configured strategies could not fit the budget, least harmful first:
 // drop old units, then shorten long texts hard, then clear every tool result but the newest.
-const FALLBACK_STRATEGIES: readonly Strategy[] = [truncate(), trimLongText({ maxChars: 2_000 }), clearToolResults({ keepRecent: 1 })];
+// The last clear lists no identifiers: over the budget, a placeholder must be as short as it can be.
+const FALLBACK_STRATEGIES: readonly Strategy[] = [
+  truncate(),
+  trimLongText({ maxChars: 2_000 }),
+  clearToolResults({ keepRecent: 1, maxIdentifiers: 0 }),
+];
 
 export interface CompactionPassParts {
   readonly config: ResolvedContextConfig;

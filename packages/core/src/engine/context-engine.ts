@@ -12,7 +12,7 @@
 //   - `CompactionPass` (compaction-pass.ts): one compaction of the view;
 // - `BackgroundWork` (background-work.ts): strategies' `observe`, off the request path;
 // - `StrategyStates` (strategy-states.ts): each strategy's state, written through the facade.
-import { ContextClosedError, ContextValidationError } from "../errors.js";
+import { ContextClosedError, ContextStateConflictError, ContextValidationError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
@@ -40,7 +40,9 @@ import { OperationQueue } from "./operation-queue.js";
 import { PIN_STATE, PinSet } from "./pin-set.js";
 import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
 import { SessionHistory } from "./session-history.js";
+import { retryStateWrite } from "./state-write-retry.js";
 import { StrategyStates } from "./strategy-states.js";
+import { SyncLine } from "./sync-line.js";
 import { ViewBuilder } from "./view-builder.js";
 
 export interface ContextEngineOptions {
@@ -76,6 +78,8 @@ export class ContextEngine
   private readonly history: SessionHistory;
   private readonly views: ViewBuilder;
   private readonly background: BackgroundWork;
+  /** What a shared store reported for each read, applied in the order asked for. */
+  private readonly syncs = new SyncLine((update) => this.applyUpdate(update));
   private isOpen = false;
   /** Set once close() hands the store back: a state write after it has nowhere to go. */
   private isReleased = false;
@@ -280,13 +284,25 @@ export class ContextEngine
     return this.closing;
   }
 
+  /**
+   * Each attempt is a read, so it syncs first: after a lost compare-and-set (`ContextStateConflictError`),
+   * the same pin is applied to the pins the other writer left (state-write-retry.ts). A shared store checks
+   * the write against the latest state it read, so the attempt first takes in what reads called after it
+   * already asked for (sync-line.ts); nothing is awaited between that and the write, so no read comes between.
+   */
   private setPin(index: number, isPinned: boolean): Promise<number> {
-    return this.read(undefined, async () => {
-      const resolved = this.history.resolveIndex(index);
-      await this.pins.set(resolved, isPinned);
-      this.views.tail.remarkPins();
-      return resolved;
-    });
+    let target = index;
+    return retryStateWrite(() =>
+      this.read(undefined, async () => {
+        // A retry pins this same message, even if other writers appended meanwhile.
+        target = this.history.resolveIndex(target);
+        while (!this.syncs.isCaughtUp) await this.syncs.catchUp();
+        const resolved = this.history.resolveIndex(target);
+        await this.pins.set(resolved, isPinned);
+        this.views.tail.remarkPins();
+        return resolved;
+      }),
+    );
   }
 
   private async open(): Promise<void> {
@@ -360,10 +376,11 @@ export class ContextEngine
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.whenUsable(() => {
       const update = this.issueSync();
+      const applyUpdate = update === undefined ? undefined : this.syncs.add(update);
       const queued = this.queue.run(async () => {
         // Every read (a request, a compaction) waits for its event handlers within one budget.
         this.events.beginOperation();
-        if (update !== undefined) await this.applyUpdate(await update);
+        if (applyUpdate !== undefined) await applyUpdate();
         return operation();
       });
       return abortable(queued, signal);
@@ -393,7 +410,8 @@ export class ContextEngine
   private write(issue: () => Promise<void>): Promise<void> {
     const written = this.isOpen ? issue() : this.opened.then(issue);
     const guarded = written.catch((error: unknown) => {
-      if (!this.isOpen) throw error;
+      // A lost compare-and-set wrote nothing and leaves the store usable: the caller may apply it again.
+      if (!this.isOpen || error instanceof ContextStateConflictError) throw error;
       this.failure ??= { error };
       throw new ContextClosedError(this.store.location, "write_failed", { cause: this.failure.error });
     });

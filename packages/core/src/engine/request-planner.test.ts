@@ -81,8 +81,9 @@ describe("RequestPlanner", () => {
 
   it("should compact above the threshold, and after a refusal only above the budget", () => {
     const planner = plannerFor();
-    expect(planner.reasonFor({ kind: "auto" }, 900, 1_000)).toBeUndefined();
-    expect(planner.reasonFor({ kind: "auto" }, 950, 1_000)).toBe("threshold");
+    // The default threshold is 0.8 of the budget.
+    expect(planner.reasonFor({ kind: "auto" }, 800, 1_000)).toBeUndefined();
+    expect(planner.reasonFor({ kind: "auto" }, 801, 1_000)).toBe("threshold");
     expect(planner.reasonFor({ kind: "force" }, 0, 1_000)).toBe("forced");
     expect(planner.reasonFor({ kind: "overflow" }, 0, 1_000)).toBe("overflow");
     planner.recordCompaction(1_000, 950);

@@ -1,5 +1,5 @@
 import type { ContextConfig } from "./context-config.js";
-import { ContextConfigError, type Strategy } from "../index.js";
+import { BUILT_IN_STRATEGIES, ContextConfigError, type Strategy } from "../index.js";
 import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
 import { memoryContext } from "../../test/memory-context.js";
@@ -20,12 +20,17 @@ async function stepsOf(config: ContextConfig): Promise<string[]> {
 }
 
 describe("preset", () => {
-  it("should run clear, trim and truncate for truncate, and for auto without a summary strategy", async () => {
+  it("should run the default pipeline (clear, trim, truncate, shorten-to-fit) for truncate, and for auto without a summary strategy", async () => {
     const defaults = await stepsOf({});
     expect(defaults[0]).toBe("clear-tool-results");
-    expect(["clear-tool-results", "trim-long-text", "truncate"]).toEqual(expect.arrayContaining(defaults));
+    expect([...BUILT_IN_STRATEGIES]).toEqual(expect.arrayContaining(defaults));
     expect(await stepsOf({ preset: "truncate" })).toEqual(defaults);
     expect(await stepsOf({ preset: "auto" })).toEqual(defaults);
+  });
+
+  it("should compact at 80% of the budget down to 25% by default: few, large compactions", async () => {
+    const { config } = await memoryContext({});
+    expect([config.compactThreshold, config.targetRatio]).toEqual([0.8, 0.25]);
   });
 
   it("should run the summary strategy between clearing and truncating for auto and summarize when one is given", async () => {

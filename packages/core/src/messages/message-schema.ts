@@ -87,6 +87,7 @@ export const messageSchema = z.discriminatedUnion("role", [
     role: z.literal("tool"),
     content: contentSchema,
     tool_call_id: z.string().min(1, "a tool message needs the id of the call it answers"),
+    is_error: z.boolean().optional(),
     ...common,
   }),
 ]);

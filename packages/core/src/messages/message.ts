@@ -93,6 +93,8 @@ export interface ToolMessage extends MessageBase {
   role: "tool";
   content: string | ContentPart[];
   tool_call_id: string;
+  /** The tool failed and `content` says how (Anthropic's `is_error`; providers without the flag leave it out). */
+  is_error?: boolean;
 }
 
 export type Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage;

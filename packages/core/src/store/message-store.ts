@@ -41,7 +41,11 @@ export type StoreUpdate =
  * - `close` waits for every write, makes them durable and releases the session; it is safe to call twice.
  *
  * A store that several processes write at once (a shared database) implements `sync`. The manager then
- * takes every message from `sync`, its own appends included, so all writers see one order.
+ * takes every message from `sync`, its own appends included, so all writers see one order. Such a store
+ * writes strategy state with compare-and-set: it tracks the version of each state key it last loaded,
+ * synced or wrote, and a `writeState` whose key another writer changed since rejects with
+ * `ContextStateConflictError`, writes nothing and leaves the store usable (not the failure above); its
+ * next `sync` returns the state as the other writer left it, to which the caller applies its change again.
  */
 export interface MessageStore {
   readonly sessionId: string;

@@ -6,12 +6,27 @@ import { ContextConfigError } from "../errors.js";
 import type { Strategy, ViewDraft } from "../pipeline/strategy.js";
 import { isProtectedEntry } from "../pipeline/view-draft.js";
 import { checkToolPairs } from "../units/check-tool-pairs.js";
-import { BUILT_IN_STRATEGIES, BUILT_IN_STRATEGY_NAMES, createBuiltInStrategy, isBuiltInStrategyName } from "./built-in-strategies.js";
+import {
+  BUILT_IN_STRATEGIES,
+  BUILT_IN_STRATEGY_NAMES,
+  createBuiltInStrategy,
+  DEFAULT_PIPELINE,
+  isBuiltInStrategyName,
+} from "./built-in-strategies.js";
 
 describe("built-in strategies", () => {
   describe("BUILT_IN_STRATEGIES", () => {
     it("should list the built-ins in their default order", () => {
-      expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "truncate"]);
+      expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"]);
+    });
+
+    it("should clear every tool result but the newest in the default pipeline, the rest with their own defaults", () => {
+      expect(DEFAULT_PIPELINE).toEqual([
+        { name: "clear-tool-results", options: { keepRecent: 1 } },
+        "trim-long-text",
+        "truncate",
+        "shorten-to-fit",
+      ]);
     });
   });
 

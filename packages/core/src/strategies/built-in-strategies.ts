@@ -5,6 +5,7 @@ import { clearToolResults, type ClearToolResultsOptions } from "./clear-tool-res
 import { importance, type ImportanceOptions } from "./importance.js";
 import { microcompact, type MicrocompactOptions } from "./microcompact.js";
 import { offloadToolResults, type OffloadToolResultsOptions } from "./offload-tool-results.js";
+import { shortenToFit, type ShortenToFitOptions } from "./shorten-to-fit.js";
 import { slidingWindow, type SlidingWindowOptions } from "./sliding-window.js";
 import { trimLongText, type TrimLongTextOptions } from "./trim-long-text.js";
 import { truncate, type TruncateOptions } from "./truncate.js";
@@ -17,15 +18,34 @@ export interface BuiltInStrategyOptions {
   importance: ImportanceOptions;
   microcompact: MicrocompactOptions;
   "offload-tool-results": OffloadToolResultsOptions;
+  "shorten-to-fit": ShortenToFitOptions;
 }
 
 export type BuiltInStrategyName = keyof BuiltInStrategyOptions;
 
+/** A built-in strategy by name with its options, as a strategy list may give it. */
+export type BuiltInStrategyEntry = {
+  [Name in BuiltInStrategyName]: { readonly name: Name; readonly options?: BuiltInStrategyOptions[Name] };
+}[BuiltInStrategyName];
+
 /**
- * The default order: the cheapest loss first. Clearing old tool results loses the least the model still
- * needs, trimming keeps every message's head and tail, and truncation removes whole units last.
+ * The default pipeline (presets `auto` without a summary strategy, and `truncate`): the cheapest loss
+ * first. Clearing every tool result but the newest keeps what they named in its placeholder, trimming
+ * keeps every message's head and tail, truncation removes whole units, and only a turn still too long
+ * is shortened to stubs rather than refused. One large step per compaction keeps the cached prefix
+ * of the requests between compactions.
  */
-export const BUILT_IN_STRATEGIES: readonly BuiltInStrategyName[] = Object.freeze(["clear-tool-results", "trim-long-text", "truncate"]);
+export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEntry)[] = Object.freeze([
+  Object.freeze({ name: "clear-tool-results", options: Object.freeze({ keepRecent: 1 }) }),
+  "trim-long-text",
+  "truncate",
+  "shorten-to-fit",
+] as const);
+
+/** The names of the default pipeline's strategies, in order. */
+export const BUILT_IN_STRATEGIES: readonly BuiltInStrategyName[] = Object.freeze(
+  DEFAULT_PIPELINE.map((entry) => (typeof entry === "string" ? entry : entry.name)),
+);
 
 interface Factory {
   readonly create: (options: never) => Strategy;
@@ -34,9 +54,10 @@ interface Factory {
 }
 
 const FACTORIES: { readonly [Name in BuiltInStrategyName]: Factory } = {
-  "clear-tool-results": { create: clearToolResults, keys: ["keepRecent", "placeholder"] },
+  "clear-tool-results": { create: clearToolResults, keys: ["keepRecent", "placeholder", "maxIdentifiers"] },
   "trim-long-text": { create: trimLongText, keys: ["maxChars", "headChars", "tailChars"] },
   truncate: { create: truncate, keys: ["protectFirst"] },
+  "shorten-to-fit": { create: shortenToFit, keys: ["maxTextChars", "maxArgumentChars", "maxIdentifiers"] },
   "sliding-window": { create: slidingWindow, keys: ["windowSize"] },
   importance: { create: importance, keys: ["weights"] },
   microcompact: { create: microcompact, keys: ["keepRecent", "idleMs", "isClearable"] },

@@ -74,12 +74,47 @@ describe("clearToolResults", () => {
       expect(Object.isFrozen(cleared.message)).toBe(true);
     });
 
+    it("should list the identifiers the result named and its first error line, so what it was about stays in the view", async () => {
+      const output = [
+        "Compiling lib/spotter/transcripts/session.ex",
+        "warning: variable session_id is unused",
+        "** (CompileError) lib/spotter_web/router.ex:42: undefined function handleRequest/2",
+        "the build failed with 1 error, see Spotter.Repo for details",
+      ].join("\n");
+      const view = createTestView([
+        userMessage("build"),
+        toolCallMessage("a"),
+        toolResultMessage("a", `${output}\n`.repeat(3)),
+        userMessage("next"),
+      ]);
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      expect(result.view.entries[2]!.message.content).toBe(
+        `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens; ` +
+          "first error: ** (CompileError) lib/spotter_web/router.ex:42: undefined function handleRequest/2; " +
+          "it named: lib/spotter/transcripts/session.ex, session_id, CompileError, lib/spotter_web/router.ex, Spotter.Repo]",
+      );
+    });
+
+    it("should list at most maxIdentifiers identifiers and say how many more there were, or none with 0", async () => {
+      const output = Array.from({ length: 30 }, (_, index) => `src/module_${index}/file_${index}.ts`).join("\n");
+      const view = createTestView([userMessage("list"), toolCallMessage("a"), toolResultMessage("a", output), userMessage("next")]);
+      const capped = await clearToolResults({ keepRecent: 0, maxIdentifiers: 2 }).apply(view, createTestContext());
+      expect(capped.view.entries[2]!.message.content).toBe(
+        `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens; it named: src/module_0/file_0.ts, src/module_1/file_1.ts and 28 more]`,
+      );
+      const bare = await clearToolResults({ keepRecent: 0, maxIdentifiers: 0 }).apply(view, createTestContext());
+      expect(bare.view.entries[2]!.message.content).toBe(`[tool result cleared to save context: ${view.entries[2]!.tokens} tokens]`);
+    });
+
     it("should use a given text or function", async () => {
       const view = createTestView(toolHistory(2));
       const fixed = await clearToolResults({ keepRecent: 0, placeholder: "[gone]" }).apply(view, createTestContext());
-      const computed = await clearToolResults({ keepRecent: 0, placeholder: (tokens) => `[${tokens}]` }).apply(view, createTestContext());
+      const computed = await clearToolResults({
+        keepRecent: 0,
+        placeholder: (tokens, message) => `[${tokens} of ${message.tool_call_id}]`,
+      }).apply(view, createTestContext());
       expect(fixed.view.entries[2]!.message.content).toBe("[gone]");
-      expect(computed.view.entries[2]!.message.content).toBe(`[${view.entries[2]!.tokens}]`);
+      expect(computed.view.entries[2]!.message.content).toBe(`[${view.entries[2]!.tokens} of call_0]`);
     });
 
     it("should leave results the placeholder would not shorten", async () => {

@@ -4,22 +4,32 @@ import type { ToolMessage } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
+import { contentText, digestToolResult } from "./tool-result-digest.js";
 
 const NAME = "clear-tool-results";
 
 export interface ClearToolResultsOptions {
   /** How many of the most recent tool results stay untouched. `0` clears every eligible result. Default 5. */
   keepRecent?: number;
-  /** The text that replaces a result, or a function of the result's original tokens. */
-  placeholder?: string | ((originalTokens: number) => string);
+  /**
+   * The text that replaces a result, or a function of the result's original tokens and message. The
+   * default names the result's size, its first error line and the identifiers it named (see `listIdentifiers`).
+   */
+  placeholder?: string | ((originalTokens: number, message: ToolMessage) => string);
+  /** How many identifiers the default placeholder lists at most. Default 80. */
+  maxIdentifiers?: number;
 }
 
-function defaultPlaceholder(originalTokens: number): string {
-  return `[tool result cleared to save context: ${originalTokens} tokens]`;
+function defaultPlaceholder(maxIdentifiers: number): (originalTokens: number, message: ToolMessage) => string {
+  return (originalTokens, message) => {
+    const digest = maxIdentifiers === 0 ? "" : digestToolResult(contentText(message.content), { maxIdentifiers });
+    return `[tool result cleared to save context: ${originalTokens} tokens${digest === "" ? "" : `; ${digest}`}]`;
+  };
 }
 
 export function clearToolResults(options: ClearToolResultsOptions = {}): Strategy {
-  const { keepRecent = 5, placeholder = defaultPlaceholder } = options;
+  const { keepRecent = 5, maxIdentifiers = 80 } = options;
+  const placeholder = options.placeholder ?? defaultPlaceholder(maxIdentifiers);
   if (!Number.isInteger(keepRecent) || keepRecent < 0) {
     throw new ContextConfigError(NAME, [{ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` }]);
   }
@@ -45,7 +55,12 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
         if (entry.source.kind !== "history" || findContextEdit(entry)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
-        const cleared = replaceEntryMessage(entry, { ...message, content: placeholderFor(originalTokens) }, NAME, context.countMessage);
+        const cleared = replaceEntryMessage(
+          entry,
+          { ...message, content: placeholderFor(originalTokens, message) },
+          NAME,
+          context.countMessage,
+        );
         if (cleared.tokens >= entry.tokens) continue;
         entries ??= [...view.entries];
         entries[index] = cleared;

@@ -82,7 +82,11 @@ describe("context tools", () => {
 
   describe("retrieve_tool_result", () => {
     it("should return an offloaded result from the history, in pages", async () => {
-      const manager = await managerWith({ strategies: [{ name: "offload-tool-results", options: { minTokens: 50 } }, "truncate"] });
+      // Truncating down to 60% of the budget leaves an offloaded result in the view.
+      const manager = await managerWith({
+        targetRatio: 0.6,
+        strategies: [{ name: "offload-tool-results", options: { minTokens: 50 } }, "truncate"],
+      });
       const view = await manager.getMessagesForRequest({ tokenBudget: 1_500 });
       const reference = view.find((message) => message.role === "tool" && String(message.content).startsWith("[tool result offloaded"));
       expect(reference).toBeDefined();
@@ -106,8 +110,10 @@ describe("context tools", () => {
             ? { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: "call_0" })) }
             : message,
         );
+      // Truncating down to 60% of the budget leaves several offloaded results in the view.
       const manager = await memoryContext({
         tokenizer: "estimate",
+        targetRatio: 0.6,
         strategies: [{ name: "offload-tool-results", options: { minTokens: 50 } }, "truncate"],
       });
       await manager.setMessages(repeated);

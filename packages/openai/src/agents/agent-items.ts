@@ -7,7 +7,8 @@ import {
   type Message,
   type ToolCall,
 } from "@ctxkit/core";
-import { isFilePart, isImageUrlPart, isInputAudioPart, isRecord, isRefusalPart, isTextPart, textOf } from "../content-parts.js";
+import { acceptMessage, isRecord, readAdapterInput, textOfContent, type InputRecord } from "@ctxkit/core/kit";
+import { isFilePart, isImageUrlPart, isInputAudioPart, isRefusalPart, isTextPart } from "../content-parts.js";
 import type { AgentAssistantContent, AgentInputItem, AgentReasoningItem, AgentToolOutput, AgentUserContent } from "./agent-input-item.js";
 
 /** A reasoning item rides whole in its assistant message as this part, so it goes back to the agent as it came. */
@@ -22,7 +23,7 @@ export function toAgentInputItems(view: readonly Message[]): AgentInputItem[] {
     switch (message.role) {
       case "system":
       case "developer":
-        return [{ role: "system", content: textOf(message.content) }];
+        return [{ role: "system", content: textOfContent(message.content) }];
       case "user":
         return [
           {
@@ -114,92 +115,103 @@ function toToolOutput(content: string | readonly ContentPart[], index: number): 
   });
 }
 
+const FIX = "Pass items as the OpenAI Agents SDK stores them (AgentInputItem); nothing was converted.";
+
 /** Agent items as messages for `addMessage`; an assistant turn (reasoning, message, calls) becomes one message. */
 export function fromAgentInputItems(items: readonly AgentInputItem[]): Message[] {
+  const input = readAdapterInput("fromAgentInputItems", FIX);
   const messages: Message[] = [];
-  let turn: { content: ContentPart[]; toolCalls: ToolCall[] } | undefined;
+  let turn: { content: ContentPart[]; toolCalls: ToolCall[]; index: number } | undefined;
   const flush = (): void => {
     if (turn !== undefined) {
       const { content, toolCalls } = turn;
       const body = content.length > 0 ? content : toolCalls.length > 0 ? null : "";
-      messages.push(
-        toolCalls.length > 0 ? { role: "assistant", content: body, tool_calls: toolCalls } : { role: "assistant", content: body ?? "" },
-      );
+      const message: AssistantMessage =
+        toolCalls.length > 0 ? { role: "assistant", content: body, tool_calls: toolCalls } : { role: "assistant", content: body ?? "" };
+      messages.push(acceptMessage(input, message, turn.index));
     }
     turn = undefined;
   };
-  const openTurn = (): { content: ContentPart[]; toolCalls: ToolCall[] } => {
+  const openTurn = (index: number): { content: ContentPart[]; toolCalls: ToolCall[]; index: number } => {
     if (turn !== undefined && turn.toolCalls.length > 0) flush();
-    return (turn ??= { content: [], toolCalls: [] });
+    return (turn ??= { content: [], toolCalls: [], index });
   };
-  items.forEach((item, index) => {
-    if (item.type === undefined || item.type === "message") {
-      if (item.role === "assistant") openTurn().content.push(...item.content.map(fromAssistantContent));
-      else {
+  for (const item of input.entries(items, "items")) {
+    const index = item.index!;
+    const type = item.optionalString("type") ?? "message";
+    switch (type) {
+      case "message": {
+        const role = item.oneOf("role", ["user", "system", "assistant"]);
+        if (role === "assistant") {
+          openTurn(index).content.push(...item.records("content").map(fromAssistantContent));
+          break;
+        }
         flush();
-        messages.push(
-          item.role === "system"
-            ? { role: "system", content: item.content }
-            : { role: "user", content: typeof item.content === "string" ? item.content : item.content.map(fromUserContent) },
-        );
+        const content = item.stringOrRecords("content");
+        const message: Message =
+          role === "system"
+            ? { role: "system", content: item.string("content") }
+            : { role: "user", content: typeof content === "string" ? content : content.map(fromUserContent) };
+        messages.push(acceptMessage(input, message, index));
+        break;
       }
-      return;
-    }
-    switch (item.type) {
       case "reasoning":
-        openTurn().content.push({ type: REASONING_PART, item: { ...item } });
-        return;
+        item.records("content");
+        openTurn(index).content.push({ type: REASONING_PART, item: { ...item.value } });
+        break;
       case "function_call":
-        (turn ??= { content: [], toolCalls: [] }).toolCalls.push({
-          id: item.callId,
+        (turn ??= { content: [], toolCalls: [], index }).toolCalls.push({
+          id: item.nonEmptyString("callId"),
           type: "function",
-          function: { name: item.name, arguments: item.arguments },
+          function: { name: item.nonEmptyString("name"), arguments: item.string("arguments") },
         });
-        return;
-      case "function_call_result":
+        break;
+      case "function_call_result": {
         flush();
-        messages.push({ role: "tool", tool_call_id: item.callId, name: item.name, content: fromToolOutput(item.output) });
-        return;
+        const message: Message = {
+          role: "tool",
+          tool_call_id: item.nonEmptyString("callId"),
+          name: item.string("name"),
+          content: fromToolOutput(item),
+        };
+        messages.push(acceptMessage(input, message, index));
+        break;
+      }
       default:
-        throw new ContextValidationError(
-          [
-            {
-              path: "type",
-              message: `a "${describeType(item)}" item has no ctxkit message form; only messages, reasoning, function calls and their results do`,
-            },
-          ],
-          { index },
-        );
+        item.fail(`a "${type}" item has no ctxkit message form; only messages, reasoning, function calls and their results do`, "type");
     }
-  });
+  }
   flush();
   return messages;
 }
 
-function describeType(item: unknown): string {
-  return isRecord(item) && typeof item.type === "string" ? item.type : "unknown";
+function fromAssistantContent(part: InputRecord): ContentPart {
+  const type = part.string("type");
+  if (type === "output_text") return { type: "text", text: part.string("text") };
+  if (type === "refusal") return { type: "refusal", refusal: part.string("refusal") };
+  return { ...part.value, type };
 }
 
-function fromAssistantContent(part: AgentAssistantContent): ContentPart {
-  if (part.type === "output_text") return { type: "text", text: part.text };
-  if (part.type === "refusal") return { type: "refusal", refusal: part.refusal };
-  return { ...part };
-}
-
-function fromUserContent(part: AgentUserContent): ContentPart {
-  if (part.type === "input_text") return { type: "text", text: part.text };
-  if (part.type === "input_image" && typeof part.image === "string") {
-    const detail = part.detail === "auto" || part.detail === "low" || part.detail === "high" ? { detail: part.detail } : {};
-    return { type: "image_url", image_url: { url: part.image, ...detail } };
+function fromUserContent(part: InputRecord): ContentPart {
+  const type = part.string("type");
+  if (type === "input_text") return { type: "text", text: part.string("text") };
+  const image = part.value.image;
+  if (type === "input_image" && typeof image === "string") {
+    const detail = part.value.detail;
+    return {
+      type: "image_url",
+      image_url: { url: image, ...(detail === "auto" || detail === "low" || detail === "high" ? { detail } : {}) },
+    };
   }
   // Other forms (a file id image, files, audio) stay in the agent's shape: they come back to the agent as given.
-  return { ...part };
+  return { ...part.value, type };
 }
 
-function fromToolOutput(output: AgentToolOutput): string | ContentPart[] {
+function fromToolOutput(item: InputRecord): string | ContentPart[] {
+  const output = item.value.output;
   if (typeof output === "string") return output;
-  if (!Array.isArray(output)) return [{ type: "text", text: output.text }];
-  return output.map(fromUserContent);
+  if (!Array.isArray(output)) return [{ type: "text", text: item.record("output").string("text") }];
+  return item.records("output").map(fromUserContent);
 }
 
 function isReasoningPart(part: ContentPart): part is ContentPart & { item: AgentReasoningItem } {

@@ -1,4 +1,5 @@
-import { ContextValidationError, parseMessage } from "@ctxkit/core";
+import { parseMessage } from "@ctxkit/core";
+import { AdapterInputError } from "@ctxkit/core/kit";
 import type { ChatCompletionMessage, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { fromChatCompletionMessage, fromChatCompletionMessages } from "./from-chat-completion-messages.js";
@@ -65,7 +66,9 @@ describe("fromChatCompletionMessage", () => {
       refusal: null,
       tool_calls: [{ id: "c1", type: "custom", custom: { name: "sql", input: "select 1" } }],
     };
-    expect(() => fromChatCompletionMessages([{ role: "user", content: "x" }, custom])).toThrow(/index 1.*tool_calls\.0\.type.*"custom"/);
-    expect(() => fromChatCompletionMessage({ role: "function", name: "f", content: "x" })).toThrow(ContextValidationError);
+    expect(() => fromChatCompletionMessages([{ role: "user", content: "x" }, custom])).toThrow(
+      /entry 1, field "tool_calls\.0\.type".*"custom"/,
+    );
+    expect(() => fromChatCompletionMessage({ role: "function", name: "f", content: "x" })).toThrow(AdapterInputError);
   });
 });

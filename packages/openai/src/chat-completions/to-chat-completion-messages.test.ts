@@ -1,5 +1,6 @@
 import { ContextValidationError, deepFreeze, type Message } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
+import { checkChatCompletionRequest } from "@ctxkit/conformance";
 import { toChatCompletionMessages } from "./to-chat-completion-messages.js";
 
 describe("toChatCompletionMessages", () => {
@@ -37,7 +38,7 @@ describe("toChatCompletionMessages", () => {
       [
         "system",
         { role: "system", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] },
-        "only text parts in a system message",
+        "a system message (only text parts)",
       ],
       [
         "tool",
@@ -51,11 +52,55 @@ describe("toChatCompletionMessages", () => {
         },
         "content.1",
       ],
-      ["assistant", { role: "assistant", content: [{ type: "reasoning", id: "rs_1", summary: [] }] }, "text and refusal"],
+      ["assistant", { role: "assistant", content: [{ type: "document", source: {} }] }, "text and refusal"],
       ["user", { role: "user", content: [{ type: "document", source: {} }] }, '"document" part'],
     ])("should reject a %s message's part with a ContextValidationError that says what is allowed", (_role, message, expected) => {
       expect(() => toChatCompletionMessages([message])).toThrow(ContextValidationError);
       expect(() => toChatCompletionMessages([message])).toThrow(expected);
+    });
+  });
+
+  describe("what Chat Completions does not take", () => {
+    const view: Message[] = [
+      { role: "user", content: [{ type: "text", text: "Read it", providerOptions: { openai: {} } } as never] },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "Let me see.", signature: "sig" },
+          { type: "reasoning", id: "rs_1", summary: [] },
+        ],
+        tool_calls: [
+          { id: "functions.read_file:0", type: "function", function: { name: "read_file", arguments: "{}" }, providerOptions: {} } as never,
+        ],
+      },
+      {
+        role: "tool",
+        tool_call_id: "functions.read_file:0",
+        name: "read_file",
+        is_error: true,
+        content: "no such file",
+        aiSdk: {},
+      } as Message,
+    ];
+
+    it("should drop is_error, name on tool messages, reasoning parts and unknown keys, and pass the strict request rules", () => {
+      const messages = toChatCompletionMessages(view);
+      expect(messages).toEqual([
+        { role: "user", content: [{ type: "text", text: "Read it" }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "functions.read_file:0", type: "function", function: { name: "read_file", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "functions.read_file:0", content: "no such file" },
+      ]);
+      expect(checkChatCompletionRequest(messages)).toEqual([]);
+    });
+
+    it("should give the same cleaned objects on every call, so the prefix stays identical", () => {
+      const frozen = view.map((message) => deepFreeze(structuredClone(message)));
+      const first = toChatCompletionMessages(frozen);
+      toChatCompletionMessages(frozen).forEach((message, index) => expect(message).toBe(first[index]));
     });
   });
 });

@@ -1,6 +1,8 @@
 // A ctxkit view as Chat Completions request messages, typed as the openai SDK types them.
-import { ContextValidationError, toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
+import { unsupportedPartError } from "@ctxkit/core/kit";
+import { toProviderMessage, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { cleanForChatCompletion, isChatCompletionClean } from "./chat-completion-keys.js";
 import { isFilePart, isImageUrlPart, isInputAudioPart, isRefusalPart, isTextPart } from "../content-parts.js";
 
 type UserPart = Extract<ContentPart, { type: "text" | "image_url" | "input_audio" | "file" }>;
@@ -20,17 +22,32 @@ const ROLE_PARTS: Record<Message["role"], { readonly isAllowed: (part: ContentPa
 };
 
 /**
- * The view as `ChatCompletionMessageParam[]`: `metadata` left out, and every message the same frozen object
- * the view holds when it has nothing to strip, so a stable prefix stays byte-identical. ctxkit's message
+ * The view as `ChatCompletionMessageParam[]`: `metadata`, `is_error`, `name` on tool messages, reasoning parts
+ * and every key Chat Completions does not take left out (see `CHAT_COMPLETION_MESSAGE_KEYS`), and every message
+ * the same frozen object the view holds when it has nothing to strip, so a stable prefix stays byte-identical. ctxkit's message
  * type admits any typed part in any role; OpenAI takes fewer (only text in a system message, say), so a
  * part the role cannot take throws `ContextValidationError` here rather than a 400 from the API.
  */
 export function toChatCompletionMessages(view: readonly Message[]): ChatCompletionMessageParam[] {
-  return toProviderMessages(view).map(toChatCompletionMessage);
+  return view.map((message, index) => toChatCompletionMessage(message, index));
+}
+
+// One clean copy per stored message, so repeated views send the same objects and a prefix stays identical.
+const cleanCopies = new WeakMap<Message, Message>();
+
+function cleanMessage(message: Message): Message {
+  if (isChatCompletionClean(message)) return message;
+  let clean = cleanCopies.get(message);
+  if (clean === undefined) {
+    clean = Object.freeze(cleanForChatCompletion(message));
+    cleanCopies.set(message, clean);
+  }
+  return clean;
 }
 
 /** One message as `ChatCompletionMessageParam`; `index` only names the message in an error. */
-export function toChatCompletionMessage(message: Message, index?: number): ChatCompletionMessageParam {
+export function toChatCompletionMessage(view: Message, index?: number): ChatCompletionMessageParam {
+  const message = cleanMessage(toProviderMessage(view));
   switch (message.role) {
     case "system":
     case "developer":
@@ -58,13 +75,10 @@ function isAssistantContent(message: AssistantMessage): message is AssistantMess
   return message.content === null || hasContentOf(message, isAssistantPart);
 }
 
-function refusedPart(message: Message, index: number | undefined): ContextValidationError {
+function refusedPart(message: Message, index: number | undefined) {
   const { isAllowed, names } = ROLE_PARTS[message.role];
   const parts: readonly ContentPart[] = Array.isArray(message.content) ? message.content : [];
   const position = parts.findIndex((part) => !isAllowed(part));
-  const issue = {
-    path: `content.${position}`,
-    message: `Chat Completions takes only ${names} parts in a ${message.role} message, not this "${parts[position]?.type ?? ""}" part`,
-  };
-  return new ContextValidationError([issue], index === undefined ? {} : { index });
+  const where = `a ${message.role} message (only ${names} parts)`;
+  return unsupportedPartError({ provider: "Chat Completions", index, position, partType: parts[position]?.type ?? "", where });
 }

@@ -1,70 +1,84 @@
 // Responses API items (a request's `input`, or a response's `output`) as ctxkit messages.
-import { ContextValidationError, type AssistantMessage, type ContentPart, type Message, type ToolCall } from "@ctxkit/core";
-import type { ResponseInputContent, ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
+import type { AssistantMessage, ContentPart, Message, ToolCall } from "@ctxkit/core";
+import { acceptMessage, readAdapterInput, type InputRecord } from "@ctxkit/core/kit";
+import type { ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
 
 export type ResponseItem = ResponseInputItem | ResponseOutputItem;
+
+const FIX = "Pass items as the openai SDK types them (ResponseInputItem, or a response's output items); nothing was converted.";
+
+interface Turn {
+  content: ContentPart[];
+  toolCalls: ToolCall[];
+  index: number;
+}
 
 /**
  * The items as messages for `addMessage`. An assistant turn (reasoning, message, `function_call`s) becomes
  * one assistant message with `tool_calls`, its reasoning items kept whole as parts; a
  * `function_call_output` becomes a tool message. Items ctxkit cannot pair or place (hosted tool calls,
- * item references, custom tools) throw `ContextValidationError` naming their type.
+ * item references, custom tools) and malformed items throw `AdapterInputError` naming the item and the field.
  */
 export function fromResponseInputItems(items: readonly ResponseItem[]): Message[] {
+  const input = readAdapterInput("fromResponseInputItems", FIX);
   const messages: Message[] = [];
-  let turn: { content: ContentPart[]; toolCalls: ToolCall[] } | undefined;
+  let turn: Turn | undefined;
   const flush = (): void => {
-    if (turn !== undefined) messages.push(toAssistant(turn.content, turn.toolCalls));
+    if (turn !== undefined) messages.push(acceptMessage(input, toAssistant(turn.content, turn.toolCalls), turn.index));
     turn = undefined;
   };
-  const openTurn = (): { content: ContentPart[]; toolCalls: ToolCall[] } => {
+  const openTurn = (index: number): Turn => {
     // Text after this turn's calls starts the next turn: a message never carries text that followed its calls.
     if (turn !== undefined && turn.toolCalls.length > 0) flush();
-    turn ??= { content: [], toolCalls: [] };
+    turn ??= { content: [], toolCalls: [], index };
     return turn;
   };
 
-  items.forEach((item, index) => {
-    if (item.type === "message" || (item.type === undefined && "role" in item)) {
-      if (item.role === "assistant") {
-        openTurn().content.push(...assistantParts(item.content));
-        return;
-      }
-      flush();
-      messages.push({ role: item.role, content: typeof item.content === "string" ? item.content : item.content.map(fromInputPart) });
-      return;
-    }
-    switch (item.type) {
-      case "reasoning":
-        openTurn().content.push({ ...item });
-        return;
-      case "function_call":
-        (turn ??= { content: [], toolCalls: [] }).toolCalls.push({
-          id: item.call_id,
-          type: "function",
-          function: { name: item.name, arguments: item.arguments },
-        });
-        return;
-      case "function_call_output":
+  for (const item of input.entries(items, "items")) {
+    const index = item.index!;
+    const type = item.optionalString("type") ?? (item.has("role") ? "message" : undefined);
+    switch (type) {
+      case "message": {
+        const role = item.oneOf("role", ["user", "system", "developer", "assistant"]);
+        const content = item.stringOrRecords("content");
+        if (role === "assistant") {
+          openTurn(index).content.push(...assistantParts(content));
+          break;
+        }
         flush();
-        messages.push({
-          role: "tool",
-          tool_call_id: item.call_id,
-          content: typeof item.output === "string" ? item.output : item.output.map(fromInputPart),
+        messages.push(acceptMessage(input, { role, content: typeof content === "string" ? content : content.map(fromInputPart) }, index));
+        break;
+      }
+      case "reasoning":
+        item.string("id");
+        openTurn(index).content.push({ ...item.value, type });
+        break;
+      case "function_call":
+        (turn ??= { content: [], toolCalls: [], index }).toolCalls.push({
+          id: item.nonEmptyString("call_id"),
+          type: "function",
+          function: { name: item.nonEmptyString("name"), arguments: item.string("arguments") },
         });
-        return;
+        break;
+      case "function_call_output": {
+        flush();
+        const output = item.stringOrRecords("output");
+        const content = typeof output === "string" ? output : output.map(fromInputPart);
+        messages.push(acceptMessage(input, { role: "tool", tool_call_id: item.nonEmptyString("call_id"), content }, index));
+        break;
+      }
+      case "compaction":
+        // Opaque and encrypted: kept verbatim as a record of its own, in its place.
+        flush();
+        messages.push(acceptMessage(input, { role: "assistant", content: [{ ...item.value, type }] }, index));
+        break;
       default:
-        throw new ContextValidationError(
-          [
-            {
-              path: "type",
-              message: `a "${item.type}" item has no ctxkit message form; only message, reasoning, function_call and function_call_output items do`,
-            },
-          ],
-          { index },
+        item.fail(
+          `a ${JSON.stringify(type ?? null)} item has no ctxkit message form; only message, reasoning, function_call, function_call_output and compaction items do`,
+          "type",
         );
     }
-  });
+  }
   flush();
   return messages;
 }
@@ -74,32 +88,28 @@ function toAssistant(content: ContentPart[], toolCalls: ToolCall[]): AssistantMe
   return toolCalls.length > 0 ? { role: "assistant", content: body, tool_calls: toolCalls } : { role: "assistant", content: body ?? "" };
 }
 
-type AssistantContent =
-  | string
-  | readonly (ResponseInputContent | { type: "output_text"; text: string } | { type: "refusal"; refusal: string })[];
-
-function assistantParts(content: AssistantContent): ContentPart[] {
+function assistantParts(content: string | readonly InputRecord[]): ContentPart[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   return content.map((part): ContentPart => {
-    switch (part.type) {
+    switch (part.string("type")) {
       case "output_text":
-        return { type: "text", text: part.text };
+        return { type: "text", text: part.string("text") };
       case "refusal":
-        return { type: "refusal", refusal: part.refusal };
+        return { type: "refusal", refusal: part.string("refusal") };
       default:
         return fromInputPart(part);
     }
   });
 }
 
-type InputPart = ResponseInputContent | Exclude<Extract<ResponseInputItem, { type: "function_call_output" }>["output"], string>[number];
-
 /** Text and URL images map to ctxkit's parts; anything else (a file id image, a file) is kept as given. */
-function fromInputPart(part: InputPart): ContentPart {
-  if (part.type === "input_text") return { type: "text", text: part.text };
-  if (part.type === "input_image" && typeof part.image_url === "string") {
-    const detail = part.detail === "low" || part.detail === "high" ? { detail: part.detail } : {};
-    return { type: "image_url", image_url: { url: part.image_url, ...detail } };
+function fromInputPart(part: InputRecord): ContentPart {
+  const type = part.string("type");
+  if (type === "input_text") return { type: "text", text: part.string("text") };
+  const imageUrl = part.value.image_url;
+  if (type === "input_image" && typeof imageUrl === "string") {
+    const detail = part.value.detail === "low" || part.value.detail === "high" ? { detail: part.value.detail } : {};
+    return { type: "image_url", image_url: { url: imageUrl, ...detail } };
   }
-  return { ...part };
+  return { ...part.value, type };
 }

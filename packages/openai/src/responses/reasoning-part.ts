@@ -1,7 +1,7 @@
 // A Responses reasoning item kept whole inside an assistant message, so it goes back to the API as it came.
 import type { ContentPart } from "@ctxkit/core";
 import type { ResponseReasoningItem } from "openai/resources/responses/responses";
-import { isRecord } from "../content-parts.js";
+import { isRecord } from "@ctxkit/core/kit";
 
 /**
  * ctxkit has no reasoning message: the item rides as a content part of the assistant message it preceded

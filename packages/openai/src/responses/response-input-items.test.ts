@@ -107,6 +107,6 @@ describe("fromResponseInputItems", () => {
         { role: "user", content: "x" },
         { type: "item_reference", id: "msg_1" },
       ]),
-    ).toThrow(/index 1.*"item_reference"/);
+    ).toThrow(/entry 1.*"item_reference"/);
   });
 });

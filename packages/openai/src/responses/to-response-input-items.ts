@@ -1,7 +1,9 @@
 // A ctxkit view as Responses API input items.
-import { ContextValidationError, toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
+import { stripReasoning, unsupportedPartError } from "@ctxkit/core/kit";
+import { toProviderMessages, type AssistantMessage, type ContentPart, type Message } from "@ctxkit/core";
 import type { ResponseFunctionCallOutputItemList, ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
 import { isFilePart, isImageUrlPart, isRefusalPart, isTextPart } from "../content-parts.js";
+import { isCompactionPart } from "./compaction-records.js";
 import { isReasoningPart } from "./reasoning-part.js";
 
 /**
@@ -11,7 +13,8 @@ import { isReasoningPart } from "./reasoning-part.js";
  * A part the Responses API cannot take throws `ContextValidationError`.
  */
 export function toResponseInputItems(view: readonly Message[]): ResponseInputItem[] {
-  return toProviderMessages(view).flatMap((message, index) => toItems(message, index));
+  // Reasoning of other providers (Anthropic thinking, say) is left out whole; the Responses API's own goes back as it came.
+  return stripReasoning(toProviderMessages(view), { keep: isReasoningPart }).flatMap((message, index) => toItems(message, index));
 }
 
 function toItems(message: Message, index: number): ResponseInputItem[] {
@@ -42,7 +45,11 @@ function fromAssistant(message: AssistantMessage, index: number): ResponseInputI
     else if (isReasoningPart(part)) {
       flushText();
       items.push(part);
-    } else throw refused(index, position, part, "an assistant message (text, refusal and reasoning)");
+    } else if (isCompactionPart(part)) {
+      // Stored verbatim; sent in the input item's shape, its output-only fields (created_by) left out.
+      flushText();
+      items.push({ type: "compaction", encrypted_content: part.encrypted_content, ...(part.id == null ? {} : { id: part.id }) });
+    } else throw refused(index, position, part, "an assistant message (text, refusal, reasoning and compaction)");
   });
   flushText();
   for (const call of message.tool_calls ?? []) {
@@ -70,9 +77,6 @@ function toOutput(content: string | readonly ContentPart[], index: number): stri
   return toInputParts(content, index);
 }
 
-function refused(index: number, position: number, part: ContentPart, where: string): ContextValidationError {
-  return new ContextValidationError(
-    [{ path: `content.${position}`, message: `the Responses API takes no "${part.type}" part in ${where}` }],
-    { index },
-  );
+function refused(index: number, position: number, part: ContentPart, where: string) {
+  return unsupportedPartError({ provider: "The Responses API", index, position, partType: part.type, where });
 }

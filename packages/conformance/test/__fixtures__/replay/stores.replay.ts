@@ -1,21 +1,38 @@
-// The store suite on three in-memory stores: a healthy one, and two each broken in one way its hooks reveal.
+// The store suite on in-memory stores: a healthy one, and others each broken in one way its hooks reveal.
 import {
   ContextClosedError,
   ContextError,
+  ContextStateConflictError,
   type Message,
   type MessageStore,
   type StateChange,
   type StateSnapshot,
   type StoredSession,
+  type StoreUpdate,
 } from "@ctxkit/core";
 import { describeMessageStore } from "../../../src/vitest.js";
 
-type Flaw = "none" | "repairs-corruption" | "replaces-in-place";
+type Flaw = "none" | "repairs-corruption" | "replaces-in-place" | "swallows-conflict" | "hangs-on-close";
 
 interface Stored {
   messages: Message[];
   state: Map<string, Map<string, unknown>>;
+  /** The version of each state key, by `strategy/key`, bumped by every write. */
+  versions: Map<string, number>;
   isCorrupt: boolean;
+  isStateCorrupt: boolean;
+}
+
+/** How this store reaches its data: normally, over a network a test froze, or at a server that never answers. */
+type Link = "up" | "frozen" | "silent";
+
+/** How long the healthy store waits for its backend before giving up with a typed error. */
+const BOUND_MS = 100;
+
+class UnavailableError extends ContextError {
+  constructor(location: string) {
+    super("CONTEXT_STORE_UNAVAILABLE" as never, `${location} did not answer within ${BOUND_MS} ms`);
+  }
 }
 
 class CorruptSessionError extends ContextError {
@@ -29,11 +46,18 @@ class Crash extends Error {}
 
 const copyState = (state: StateSnapshot) => new Map([...state].map(([strategy, values]) => [strategy, new Map(values)]));
 
+const versionKey = (strategy: string, key: string) => `${strategy}/${key}`;
+
 class SharedStore implements MessageStore {
   readonly location: string;
   /** Writes left before the crash hook stops this store; unlimited when undefined. */
   writesBeforeCrash: number | undefined;
+  link: Link = "up";
   private isOpen = false;
+  private isConnected = false;
+  /** The state versions this store last loaded, synced or wrote. */
+  private seen = new Map<string, number>();
+  private seenMessages = 0;
 
   constructor(
     readonly sessionId: string,
@@ -45,31 +69,66 @@ class SharedStore implements MessageStore {
 
   private get data(): Stored {
     let data = this.sessions.get(this.sessionId);
-    if (data === undefined) this.sessions.set(this.sessionId, (data = { messages: [], state: new Map(), isCorrupt: false }));
+    if (data === undefined)
+      this.sessions.set(
+        this.sessionId,
+        (data = { messages: [], state: new Map(), versions: new Map(), isCorrupt: false, isStateCorrupt: false }),
+      );
     return data;
   }
 
+  /** A round trip to the backend: none comes back over a frozen link or from a silent server, so it gives up after the bound. */
+  private async reach(): Promise<void> {
+    if (this.link === "up") return;
+    await new Promise((resolve) => setTimeout(resolve, BOUND_MS));
+    throw new UnavailableError(this.location);
+  }
+
   async open(): Promise<void> {
+    await this.reach();
     this.isOpen = true;
+    this.isConnected = true;
   }
 
   async load(): Promise<StoredSession> {
+    if (this.data.isStateCorrupt) throw new CorruptSessionError(this.location);
     if (this.data.isCorrupt) {
       if (this.flaw !== "repairs-corruption") throw new CorruptSessionError(this.location);
       // The flaw: the damaged record is dropped without a word, and the session opens.
       this.data.messages.splice(1, 1);
       this.data.isCorrupt = false;
     }
+    this.seen = new Map(this.data.versions);
+    this.seenMessages = this.data.messages.length;
     return { messages: this.data.messages.slice(), state: copyState(this.data.state) };
+  }
+
+  async sync(): Promise<StoreUpdate> {
+    await this.reach();
+    const messages = this.data.messages.slice(this.seenMessages);
+    this.seenMessages = this.data.messages.length;
+    this.seen = new Map(this.data.versions);
+    return { kind: "appended", messages, state: copyState(this.data.state) };
   }
 
   async append(message: Message): Promise<void> {
     this.step();
+    await this.reach();
     this.data.messages.push(message);
   }
 
   async writeState(change: StateChange): Promise<void> {
     this.step();
+    await this.reach();
+    const version = versionKey(change.strategy, change.key);
+    if ((this.seen.get(version) ?? 0) !== (this.data.versions.get(version) ?? 0)) {
+      // The flaw: the other writer's value stands, and this write resolves as if it were stored.
+      if (this.flaw === "swallows-conflict") return;
+      throw new ContextStateConflictError(change.strategy, change.key);
+    }
+    const next = (this.data.versions.get(version) ?? 0) + 1;
+    this.data.versions.set(version, next);
+    this.seen.set(version, next);
     const values = this.data.state.get(change.strategy) ?? new Map<string, unknown>();
     this.data.state.set(change.strategy, values);
     if ("deleted" in change) values.delete(change.key);
@@ -85,7 +144,7 @@ class SharedStore implements MessageStore {
       for (const [strategy, values] of state) for (const [key, value] of values) await this.writeState({ strategy, key, value });
       return;
     }
-    const staged = { messages: messages.slice(), state: copyState(state), isCorrupt: false };
+    const staged = { messages: messages.slice(), state: copyState(state), versions: new Map(), isCorrupt: false, isStateCorrupt: false };
     for (let index = 0; index < messages.length; index += 1) this.step();
     this.sessions.set(this.sessionId, staged);
   }
@@ -96,6 +155,11 @@ class SharedStore implements MessageStore {
 
   async close(): Promise<void> {
     this.isOpen = false;
+    if (!this.isConnected) return;
+    this.isConnected = false;
+    // The flaw: it waits for the backend's goodbye, which a frozen network never delivers.
+    if (this.flaw === "hangs-on-close" && this.link !== "up") await new Promise(() => {});
+    await this.reach().catch(() => {});
   }
 
   private step(): void {
@@ -106,9 +170,22 @@ class SharedStore implements MessageStore {
   }
 }
 
-for (const flaw of ["none", "repairs-corruption", "replaces-in-place"] as const) {
+for (const flaw of ["none", "repairs-corruption", "replaces-in-place", "swallows-conflict", "hangs-on-close"] as const) {
   const sessions = new Map<string, Stored>();
+  const withLink = (sessionId: string, link: Link) => {
+    const store = new SharedStore(sessionId, sessions, flaw);
+    return { store, freeze: () => void (store.link = link), dispose: async () => {} };
+  };
   describeMessageStore(`store-${flaw}`, (sessionId) => new SharedStore(sessionId, sessions, flaw), {
+    faultGuardMs: 3_000,
+    frozenNetwork: async (sessionId) => withLink(sessionId, "frozen"),
+    silentServer: async (sessionId) => {
+      const faulty = withLink(sessionId, "silent");
+      faulty.freeze();
+      return faulty;
+    },
+    corruptState: async (sessionId) => void (sessions.get(sessionId)!.isStateCorrupt = true),
+    concurrentStateWriters: true,
     corrupt: async (sessionId) => void (sessions.get(sessionId)!.isCorrupt = true),
     crashDuringReplace: async (sessionId, messages, state) => {
       const store = new SharedStore(sessionId, sessions, flaw);

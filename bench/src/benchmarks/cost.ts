@@ -1,0 +1,275 @@
+// What each system's views cost under prompt caching, against what they keep of the facts each model call used.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { reportJobProgress, type BenchmarkOptions, type Cell, type Table } from "../lib/benchmark.js";
+import { formatBudget, formatRatio, formatShare } from "../lib/format.js";
+import { formatDuration } from "../lib/measure.js";
+import { runJobsInChild } from "../lib/run-jobs-in-child.js";
+import { formatMarkdownTable } from "../lib/table.js";
+import { addTotals, emptyTotals, type ViewTotals } from "../replay/view-judge.js";
+import { listTranscripts, readTranscript, TRANSCRIPTS_FOLDER, transcriptLabel } from "../sessions/real-transcripts.js";
+import { renderCostChart, type ChartPoint } from "../cost/cost-chart.js";
+import type { CostJob, CostReport, CostTotals } from "../cost/cost-protocol.js";
+import { emptyCostTotals } from "../cost/cost-replay.js";
+import { COST_SYSTEMS } from "../cost/cost-systems.js";
+import { factsUsedByCalls, MAX_EARLIER_MESSAGES } from "../cost/extract-facts.js";
+import { ANTHROPIC_PRICING, MIN_CACHED_TOKENS, OPENAI_PRICING, PRICE_MODELS } from "../cost/prompt-cache-pricing.js";
+
+export const name = "cost";
+export const description =
+  "Billed input under prompt caching (Anthropic and OpenAI pricing) against retention of the facts each model call used, over the real transcripts at 24k and 64k";
+
+const BUDGETS = [24_000, 64_000];
+const REFERENCE = "full history";
+/** --quick replays these transcripts: small and mid-sized ones of each agent. */
+const QUICK_TRANSCRIPTS = 5;
+/** Child processes run side by side: the machine's two cores. */
+const PARALLEL_CHILDREN = 2;
+const resultsFolder = new URL("../../results/", import.meta.url);
+
+interface Sum {
+  view: ViewTotals;
+  cost: CostTotals;
+  milliseconds: number;
+}
+
+function sum(reports: readonly CostReport[]): Sum {
+  const result: Sum = {
+    view: emptyTotals(),
+    cost: emptyCostTotals(),
+    milliseconds: 0,
+  };
+  for (const report of reports) {
+    addTotals(result.view, report.view);
+    const { cost } = result;
+    cost.viewTokens += report.cost.viewTokens;
+    cost.cachedTokens += report.cost.cachedTokens;
+    for (const model of PRICE_MODELS) cost.billed[model.name]! += report.cost.billed[model.name]!;
+    cost.facts += report.cost.facts;
+    cost.retainedFacts += report.cost.retainedFacts;
+    cost.emptyViews += report.cost.emptyViews;
+    result.milliseconds += report.milliseconds;
+  }
+  return result;
+}
+
+/** The figures of one system at one budget, as the JSON and the chart use them. */
+export interface CostFigures {
+  readonly system: string;
+  readonly budget: number;
+  readonly requests: number;
+  readonly costAnthropic: number;
+  readonly costOpenAI: number;
+  readonly retention: number;
+  readonly cacheReadShare: number;
+  readonly meanViewTokens: number;
+  readonly refused: number;
+  readonly pairFaults: number;
+  readonly overBudget: number;
+  readonly emptyViews: number;
+  readonly lostLatestUser: number;
+  readonly facts: number;
+  readonly milliseconds: number;
+}
+
+function figuresOf(system: string, budget: number, own: Sum, reference: Sum): CostFigures {
+  const views = own.view.requests - own.view.refused;
+  return {
+    system,
+    budget,
+    requests: own.view.requests,
+    costAnthropic: own.cost.billed[ANTHROPIC_PRICING.name]! / reference.cost.billed[ANTHROPIC_PRICING.name]!,
+    costOpenAI: own.cost.billed[OPENAI_PRICING.name]! / reference.cost.billed[OPENAI_PRICING.name]!,
+    retention: own.cost.facts === 0 ? 1 : own.cost.retainedFacts / own.cost.facts,
+    cacheReadShare: own.cost.viewTokens === 0 ? 0 : own.cost.cachedTokens / own.cost.viewTokens,
+    meanViewTokens: views === 0 ? 0 : own.cost.viewTokens / views,
+    refused: own.view.refused,
+    pairFaults: own.view.pairViolations,
+    overBudget: own.view.overBudget,
+    emptyViews: own.cost.emptyViews,
+    lostLatestUser: own.view.lostLatestUser,
+    facts: own.cost.facts,
+    milliseconds: own.milliseconds,
+  };
+}
+
+function mainRow(figures: CostFigures): Cell[] {
+  return [
+    formatBudget(figures.budget),
+    figures.system,
+    formatRatio(figures.costAnthropic, 1),
+    formatRatio(figures.costOpenAI, 1),
+    formatShare(figures.retention, 1),
+    formatShare(figures.cacheReadShare, 1),
+    Math.round(figures.meanViewTokens),
+    figures.refused,
+    figures.pairFaults,
+    figures.overBudget,
+    figures.emptyViews,
+    figures.lostLatestUser,
+  ];
+}
+
+function printSamples(files: readonly string[]): void {
+  for (const file of files) {
+    const facts = [...factsUsedByCalls(readTranscript(file)).entries()].filter(([, used]) => used.length > 0);
+    // Every fifth call with facts, so a sample spans the whole session deterministically.
+    const sample = facts.filter((_, index) => index % 5 === 0).slice(0, 8);
+    console.log(`\n  facts of ${transcriptLabel(file)} (${facts.length} calls with facts; message index: facts):`);
+    for (const [index, used] of sample)
+      console.log(`    #${index}: ${used.slice(0, 8).join("  ")}${used.length > 8 ? ` … (${used.length})` : ""}`);
+  }
+}
+
+async function runAll(files: readonly string[], quick: boolean): Promise<CostReport[][]> {
+  // Jobs alternate between the children, the largest transcripts first so the two finish together.
+  const jobs: CostJob[] = COST_SYSTEMS.flatMap((system) =>
+    files.map((file) => ({ system: system.label, file, budgets: BUDGETS, limitMs: quick ? 60_000 : 300_000 })),
+  );
+  const lanes: CostJob[][] = Array.from({ length: PARALLEL_CHILDREN }, () => []);
+  jobs.forEach((job, index) => lanes[index % PARALLEL_CHILDREN]!.push(job));
+  const outcomes = await Promise.all(
+    lanes.map((lane, laneIndex) =>
+      runJobsInChild<CostJob, CostReport>(
+        new URL("../cost/cost-child.ts", import.meta.url),
+        lane,
+        reportJobProgress(`cost lane ${laneIndex + 1}`),
+      ),
+    ),
+  );
+  const killed = lanes.flatMap((lane, laneIndex) => lane.filter((_, index) => outcomes[laneIndex]![index]!.timedOut));
+  if (killed.length > 0)
+    throw new Error(`cost: replays killed at the safety limit: ${killed.map((job) => `${job.system} on ${job.file}`).join(", ")}`);
+  return COST_SYSTEMS.map((system) =>
+    lanes.flatMap((lane, laneIndex) =>
+      lane.flatMap((job, index) => (job.system === system.label ? outcomes[laneIndex]![index]!.reports : [])),
+    ),
+  );
+}
+
+export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Table[]> {
+  const all = listTranscripts();
+  if (all.length === 0) {
+    return [{ title: "Cost against retention: skipped", columns: ["note"], rows: [[`skipped: no *.jsonl in ${TRANSCRIPTS_FOLDER}`]] }];
+  }
+  const lengths = new Map(all.map((file) => [file, readTranscript(file).length]));
+  // --quick: the shortest transcripts with more than a handful of calls.
+  const files = quick
+    ? [...all]
+        .filter((file) => lengths.get(file)! >= 20)
+        .sort((first, second) => lengths.get(first)! - lengths.get(second)!)
+        .slice(0, QUICK_TRANSCRIPTS)
+    : all;
+  if (flags.includes("--samples")) printSamples(files);
+  const started = performance.now();
+  const reportsBySystem = await runAll(files, quick);
+  process.stderr.write(
+    `  cost: ${COST_SYSTEMS.length} systems × ${files.length} transcripts × ${BUDGETS.length} budgets took ${formatDuration(performance.now() - started)}\n`,
+  );
+
+  const referenceIndex = COST_SYSTEMS.findIndex((system) => system.label === REFERENCE);
+  const figures = BUDGETS.flatMap((budget) => {
+    const reference = sum(reportsBySystem[referenceIndex]!.filter((report) => report.budget === budget));
+    return COST_SYSTEMS.map((system, index) =>
+      figuresOf(system.label, budget, sum(reportsBySystem[index]!.filter((report) => report.budget === budget)), reference),
+    );
+  });
+  const perTranscript = (label: string): Cell[][] =>
+    files.map((file) => {
+      const reports = reportsBySystem[COST_SYSTEMS.findIndex((system) => system.label === label)]!.filter((report) => report.file === file);
+      return [
+        transcriptLabel(file),
+        lengths.get(file)!,
+        ...BUDGETS.flatMap((budget) => {
+          const report = reports.find((candidate) => candidate.budget === budget)!;
+          return [`${report.view.refused}/${report.view.requests}`, formatShare(report.cost.retainedFacts, report.cost.facts)];
+        }),
+      ];
+    });
+
+  const totalMessages = files.reduce((total, file) => total + lengths.get(file)!, 0);
+  const workload = `${files.length} transcripts, ${totalMessages.toLocaleString("en")} messages${quick ? " (--quick)" : ""}`;
+  const tables: Table[] = [
+    {
+      title: `Cost against retention at 24k and 64k (${workload})`,
+      columns: [
+        "budget",
+        "system",
+        "cost Anthropic",
+        "cost OpenAI",
+        "retention",
+        "cache read",
+        "mean view",
+        "refused",
+        "pair faults",
+        "over budget",
+        "empty",
+        "lost latest user",
+      ],
+      rows: figures.map(mainRow),
+      notes: [
+        "A view is requested before each assistant message (each model call). Cost: billed input tokens over all requests ÷ the full history's, per price model.",
+        `Cached prefix: the leading messages identical (JSON) to the previous request's, counted when they reach ${MIN_CACHED_TOKENS.toLocaleString("en")} tokens (exact o200k_base).`,
+        "Anthropic: a cache breakpoint at the end of every request, the prefix read at 0.1×, every other input token written at 1.25×. OpenAI: the prefix at 0.1×, the rest at 1×.",
+        "Retention: over all calls, the share of the facts a call used that were in its view. A fact is an identifier-like token (path, dotted, snake_case or camelCase name,",
+        `id, date, long number) in the call's text or tool-call argument values that occurred in an earlier non-system message, in at most ${MAX_EARLIER_MESSAGES} of them, and in no system message.`,
+        "Refused: ctxkit's ContextBudgetError; a refused request bills nothing and retains none of its facts, and the next request starts a new cache.",
+        "Pair faults, over budget, lost latest user: views judged by core's checkToolPairs and exact counter, as in the replay benchmark. Empty: views with no message but system ones.",
+        "Mean view: exact tokens per view that was given. Cache read: cached prefix tokens ÷ all view tokens.",
+        ...COST_SYSTEMS.map((system) => system.summary),
+      ],
+    },
+    ...["ctxkit default", "ctxkit previous default"].map((label) => ({
+      title: `${label} per transcript: refused / requests and retention`,
+      columns: [
+        "transcript",
+        "messages",
+        ...BUDGETS.flatMap((budget) => [`refused ${formatBudget(budget)}`, `retention ${formatBudget(budget)}`]),
+      ],
+      rows: perTranscript(label),
+    })),
+  ];
+  writeOutputs(tables, figures, quick);
+  return tables;
+}
+
+function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[], quick: boolean): void {
+  const environment = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpu: cpus()[0]?.model ?? "unknown",
+    quick,
+  };
+  mkdirSync(resultsFolder, { recursive: true });
+  writeFileSync(new URL("cost.json", resultsFolder), `${JSON.stringify({ ...environment, budgets: BUDGETS, figures }, null, 2)}\n`);
+  const header = `${environment.date} · Node ${environment.node} · ${environment.platform} · ${environment.cpu}${quick ? " · --quick" : ""}`;
+  const markdown = [
+    "# ctxkit cost against retention",
+    "",
+    header,
+    "",
+    "![cost against retention](cost.svg)",
+    ...tables.flatMap((table) => ["", formatMarkdownTable(table)]),
+  ];
+  writeFileSync(new URL("cost.md", resultsFolder), `${markdown.join("\n")}\n`);
+  const ablations = new Set(COST_SYSTEMS.filter((system) => system.isAblation === true).map((system) => system.label));
+  const points: ChartPoint[] = figures
+    .filter((entry) => (entry.system !== REFERENCE || entry.budget === BUDGETS[0]) && !ablations.has(entry.system))
+    .map((entry) => ({
+      label: entry.system === REFERENCE ? entry.system : `${entry.system} · ${formatBudget(entry.budget)}`,
+      cost: entry.costAnthropic,
+      retention: entry.retention,
+      series: formatBudget(entry.budget),
+      isHighlighted: entry.system === "ctxkit default",
+    }));
+  writeFileSync(
+    new URL("cost.svg", resultsFolder),
+    renderCostChart(
+      points,
+      `Cost against retention${quick ? " (--quick)" : ""}: ${header}`,
+      "billed input ÷ full history's, Anthropic pricing (cache read 0.1×, write 1.25×)",
+    ),
+  );
+  console.log("  wrote bench/results/cost.md, cost.json and cost.svg");
+}

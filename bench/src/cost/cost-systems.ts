@@ -1,0 +1,194 @@
+// Every system the cost benchmark replays, by label: baselines, the peers as the bench runs them, ctxkit's presets and mixes.
+import { createSimpleContext, type SimpleContextConfig } from "@ctxkit/context-simple";
+import type { Message } from "@ctxkit/core";
+import { createSessionMemoryStrategy, createSummaryStrategy } from "@ctxkit/strategy-summary";
+import { createMeter, isRefusal } from "../peers/context-system.js";
+import { MemoizedListCounter } from "../peers/memoized-list-counter.js";
+import { maskObservations, truncateToBudget } from "./observation-masking.js";
+
+/** One replay at one budget: messages arrive, and before each model call the view is asked for. */
+export interface CostSession {
+  add(message: Message): Promise<void> | void;
+  /** The view, or "refused" (ctxkit's `ContextBudgetError`). */
+  request(): Promise<Message[] | "refused">;
+}
+
+export interface CostSystem {
+  readonly label: string;
+  /** One line for the notes: what exactly runs. */
+  readonly summary: string;
+  /** A variant that takes one lever out of the default: in the tables, not on the chart. */
+  readonly isAblation?: boolean;
+  create(budget: number, tokensOf: (message: Message) => number): CostSession;
+}
+
+/** A stateless system: each view computed from the whole history. */
+function stateless(
+  label: string,
+  summary: string,
+  viewOf: (history: readonly Message[], budget: number, tokensOf: (message: Message) => number) => Message[],
+): CostSystem {
+  return {
+    label,
+    summary,
+    create(budget, tokensOf) {
+      const history: Message[] = [];
+      return {
+        add: (message) => void history.push(message),
+        request: async () => viewOf(history, budget, tokensOf),
+      };
+    },
+  };
+}
+
+function ctxkit(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
+  return {
+    label,
+    summary,
+    create(budget) {
+      const manager = createSimpleContext(config());
+      return {
+        add: (message) => manager.addMessage(message),
+        async request() {
+          // Background work (a session memory's summary) finishes first, so the replay does not depend on timing.
+          await manager.flushBackground();
+          try {
+            return await manager.getMessagesForRequest({ tokenBudget: budget });
+          } catch (error) {
+            if (isRefusal(error)) return "refused";
+            throw error;
+          }
+        },
+      };
+    },
+  };
+}
+
+/** A variant of the default with one lever taken out. */
+function ablation(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
+  return { ...ctxkit(label, summary, config), isAblation: true };
+}
+
+/** A peer from src/peers, through its ContextSession; LangChain's counter memoized (the same counts, so the same views). */
+function peer(
+  label: string,
+  summary: string,
+  load: () => Promise<{ add(message: Message): unknown; request(budget: number): Promise<unknown>; decode(view: unknown): Message[] }>,
+): CostSystem {
+  return {
+    label,
+    summary,
+    create(budget) {
+      const session = load();
+      return {
+        add: async (message) => void (await session).add(message),
+        async request() {
+          const ready = await session;
+          return ready.decode(await ready.request(budget));
+        },
+      };
+    },
+  };
+}
+
+/** The compaction threshold and target before the default changed to 0.8 and 0.25. */
+const PREVIOUS_RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
+
+export const COST_SYSTEMS: readonly CostSystem[] = [
+  stateless("full history", "full history: every message, every time (the reference of the cost ratios).", (history) => history.slice()),
+  stateless(
+    "masking (last 10)",
+    "masking (last 10): observation masking, every tool output but the newest 10 replaced by a placeholder; no budget.",
+    (history) => maskObservations(history),
+  ),
+  stateless(
+    "masking + truncate",
+    "masking + truncate: the masked view, then its oldest whole units dropped until it fits the budget (exact o200k_base counts).",
+    (history, budget, tokensOf) => truncateToBudget(maskObservations(history), budget, tokensOf),
+  ),
+  peer(
+    "langchain trimMessages",
+    "langchain trimMessages: as the replay benchmark runs it (docs' options, countTokensApproximately), its counter memoized per message.",
+    async () => {
+      const [{ createTrimSession }, { approximateMeasure }] = await Promise.all([
+        import("../peers/langchain-trim.js"),
+        import("../peers/langchain-counters.js"),
+      ]);
+      return createTrimSession(new MemoizedListCounter(approximateMeasure, createMeter()).count);
+    },
+  ),
+  peer(
+    "ai-sdk recipe",
+    "ai-sdk recipe: the cookbook's prepareStep compaction (pruneMessages, then the last N messages that fit), as the replay benchmark runs it.",
+    async () => (await import("../peers/ai-sdk-prune.js")).createPruneSession(createMeter()),
+  ),
+  ctxkit(
+    "ctxkit default",
+    "ctxkit default: createSimpleContext() with no preset or strategies (what createContextManager({ store }) and mount run).",
+    () => ({}),
+  ),
+  ctxkit(
+    "ctxkit previous default",
+    "ctxkit previous default: the default before this change (threshold 0.92, target 0.6; clear-tool-results keeping 5 with a bare placeholder, trim-long-text, truncate).",
+    () => ({
+      ...PREVIOUS_RATIOS,
+      strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"],
+    }),
+  ),
+  ablation(
+    "default, bare placeholders",
+    "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).",
+    () => ({
+      strategies: [
+        { name: "clear-tool-results", options: { keepRecent: 1, maxIdentifiers: 0 } },
+        "trim-long-text",
+        "truncate",
+        { name: "shorten-to-fit", options: { maxIdentifiers: 0 } },
+      ],
+    }),
+  ),
+  ablation("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its last step.", () => ({
+    strategies: [{ name: "clear-tool-results", options: { keepRecent: 1 } }, "trim-long-text", "truncate"],
+  })),
+  ablation(
+    "default, keepRecent 5",
+    "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.",
+    () => ({
+      strategies: ["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"],
+    }),
+  ),
+  ablation(
+    "default at 0.92 / 0.6",
+    "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.",
+    () => PREVIOUS_RATIOS,
+  ),
+  ctxkit("ctxkit truncate", 'ctxkit truncate: preset "truncate".', () => ({ preset: "truncate" })),
+  ctxkit(
+    "ctxkit summarize",
+    'ctxkit summarize: preset "summarize" with createSummaryStrategy() (the extractive summarizer, no LLM).',
+    () => ({
+      preset: "summarize",
+      summaryStrategy: createSummaryStrategy(),
+    }),
+  ),
+  ctxkit(
+    "ctxkit microcompact mix",
+    "ctxkit microcompact mix: strategies [microcompact, clear-tool-results, trim-long-text, truncate].",
+    () => ({
+      strategies: ["microcompact", "clear-tool-results", "trim-long-text", "truncate"],
+    }),
+  ),
+  ctxkit(
+    "ctxkit session-memory mix",
+    "ctxkit session-memory mix: strategies [clear-tool-results, session memory (extractive, every 2,000 tokens), truncate].",
+    () => ({
+      strategies: ["clear-tool-results", createSessionMemoryStrategy({ updateEveryTokens: 2_000 }), "truncate"],
+    }),
+  ),
+];
+
+export function findCostSystem(label: string): CostSystem {
+  const system = COST_SYSTEMS.find((candidate) => candidate.label === label);
+  if (system === undefined) throw new Error(`Unknown cost system ${label}`);
+  return system;
+}

@@ -1,0 +1,118 @@
+// A Messages client whose every request is the manager's view: the loop driven by ctxkit.
+import {
+  ContextRequestError,
+  estimateCounter,
+  reportProviderUsage,
+  sendWithRecovery,
+  type ContextManager,
+  type Message,
+  type Provider,
+} from "@ctxkit/core";
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Message as AnthropicResponse, MessageCreateParamsNonStreaming, MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import { fromAnthropicMessages } from "../from-anthropic-messages.js";
+import { toAnthropicMessages, type AnthropicRequest, type ToAnthropicOptions } from "../to-anthropic-messages.js";
+import { fromLatestCompaction, toCompactionRecords } from "../compaction/compaction-records.js";
+import { appliedEditsOf, withAppliedEdits, withClearedTokens } from "../compaction/applied-edits.js";
+import { fromAnthropicUsage } from "./anthropic-usage.js";
+import { isPromptTooLongError } from "./is-prompt-too-long-error.js";
+
+/** The SDK's per-request options (`signal`, `timeout`, `headers`), as its `create` takes them. */
+type AnthropicRequestOptions = Parameters<Anthropic["messages"]["create"]>[1];
+
+export interface ContextMessagesOptions extends ToAnthropicOptions {
+  /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
+  provider?: Provider;
+  /** A fixed budget instead; the manager's `maxTokens` applies when neither is given. */
+  tokenBudget?: number;
+  /**
+   * When the API rejects a request as too long, retry it once on the manager's smaller view
+   * (`recoverOverflow`); a second rejection throws `ContextOverflowError`. Default: true.
+   */
+  recoverOverflow?: boolean;
+}
+
+export interface ContextMessageParams extends Omit<MessageCreateParamsNonStreaming, "messages" | "stream"> {
+  /** Only the messages new since the last call (the user's turn, tool results): the manager holds the rest. */
+  messages?: MessageParam[];
+  /** Streaming is not supported here: use the conversions with `client.messages.stream`. */
+  stream?: false;
+}
+
+export interface ContextMessages {
+  /**
+   * Adds `messages` to the manager, sends its view (tools and `system` counted), adds the response and
+   * reports the usage. A request rejected as too long is retried once on a smaller view.
+   */
+  create(params: ContextMessageParams, options?: AnthropicRequestOptions): Promise<AnthropicResponse>;
+}
+
+/**
+ * `contextMessages(client, manager).create({ model, max_tokens, tools, messages: [newMessage] })`: every
+ * request is the manager's view, every response goes into the manager. One per conversation.
+ */
+export function contextMessages(
+  client: Pick<Anthropic, "messages">,
+  manager: ContextManager,
+  options: ContextMessagesOptions = {},
+): ContextMessages {
+  const { provider, tokenBudget, recoverOverflow, ...conversion } = options;
+  // The previous request's view, so the cache breakpoints land on the prefix both share.
+  let previous: readonly Message[] | undefined;
+  return {
+    async create(params, requestOptions) {
+      const { messages = [], system, ...rest } = params;
+      if ((rest as { stream?: unknown }).stream === true) {
+        throw new ContextRequestError([
+          {
+            path: "stream",
+            message:
+              "contextMessages does not stream; call create without stream, or stream with client.messages.stream from toAnthropicMessages and add the final message with fromAnthropicMessages",
+          },
+        ]);
+      }
+      // Converted whole before anything is stored, so a bad message leaves the manager as it was.
+      const added = fromAnthropicMessages(messages);
+      for (const message of added) await manager.addMessage(message);
+      const systemText = system === undefined ? "" : typeof system === "string" ? system : system.map((block) => block.text).join("\n");
+      const reserveTokens = systemText === "" ? 0 : estimateCounter().count(systemText);
+      // The view the API accepted becomes `previous` once it did: a rejected one was never cached.
+      let accepted: readonly Message[] | undefined;
+      const response = await sendWithRecovery({
+        manager,
+        provider: "Anthropic Messages",
+        request: {
+          ...(provider === undefined ? {} : { provider }),
+          ...(tokenBudget === undefined ? {} : { tokenBudget }),
+          ...(rest.tools === undefined ? {} : { tools: rest.tools }),
+          ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
+          ...(reserveTokens === 0 ? {} : { reserveTokens }),
+        },
+        isOverflow: isPromptTooLongError,
+        ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
+        send: (view) => {
+          const sent = fromLatestCompaction(view);
+          const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
+          accepted = sent;
+          return client.messages.create({ ...rest, ...withSystem(system, request) }, requestOptions);
+        },
+      });
+      previous = accepted;
+      const edits = appliedEditsOf(response);
+      for (const message of withAppliedEdits(toCompactionRecords(fromAnthropicMessages([response])), edits))
+        await manager.addMessage(message);
+      await reportProviderUsage(manager, withClearedTokens(fromAnthropicUsage(response.usage), edits));
+      return response;
+    },
+  };
+}
+
+/** The caller's `system` (not stored) goes before the view's own system messages. */
+function withSystem(
+  system: ContextMessageParams["system"],
+  request: AnthropicRequest,
+): Pick<MessageCreateParamsNonStreaming, "system" | "messages"> {
+  if (system === undefined || system === "" || (Array.isArray(system) && system.length === 0)) return request;
+  const given = typeof system === "string" ? [{ type: "text" as const, text: system }] : system;
+  return { system: [...given, ...(request.system ?? [])], messages: request.messages };
+}

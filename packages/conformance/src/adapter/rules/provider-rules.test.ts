@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { checkAnthropicRequest } from "./check-anthropic-request.js";
+import { checkChatCompletionRequest } from "./check-chat-completion-request.js";
+import { checkModelPrompt } from "./check-model-prompt.js";
+
+const call = { id: "c1", type: "function", function: { name: "ls", arguments: "{}" } };
+
+describe("checkChatCompletionRequest", () => {
+  it("should pass a valid tool unit", () => {
+    expect(
+      checkChatCompletionRequest([
+        { role: "user", content: "ls" },
+        { role: "assistant", content: null, tool_calls: [call] },
+        { role: "tool", tool_call_id: "c1", content: "a.txt" },
+      ]),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ["metadata", [{ role: "user", content: "x", metadata: {} }], /unknown key "metadata"/],
+    [
+      "is_error",
+      [
+        { role: "user", content: "x" },
+        { role: "assistant", content: null, tool_calls: [call] },
+        { role: "tool", tool_call_id: "c1", content: "", is_error: true },
+      ],
+      /unknown key "is_error"/,
+    ],
+    [
+      "a missing result",
+      [
+        { role: "user", content: "x" },
+        { role: "assistant", content: null, tool_calls: [call] },
+      ],
+      /no result right after/,
+    ],
+    ["a reasoning part", [{ role: "assistant", content: [{ type: "reasoning", id: "r" }] }], /takes no "reasoning" part/],
+    ["an empty part list", [{ role: "user", content: [] }], /must not be empty/],
+  ])("should reject %s", (_name, messages, problem) => {
+    expect(checkChatCompletionRequest(messages).join("\n")).toMatch(problem);
+  });
+});
+
+describe("checkAnthropicRequest", () => {
+  const unit = (id: string) => ({
+    messages: [
+      { role: "user", content: "ls" },
+      { role: "assistant", content: [{ type: "tool_use", id, name: "ls", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "a.txt" }] },
+    ],
+  });
+
+  it("should pass a valid tool unit", () => expect(checkAnthropicRequest(unit("toolu_1"))).toEqual([]));
+
+  it.each([
+    ["an id outside the pattern", unit("functions.ls:0"), /does not match/],
+    [
+      "two user messages in a row",
+      {
+        messages: [
+          { role: "user", content: "a" },
+          { role: "user", content: "b" },
+        ],
+      },
+      /two user messages/,
+    ],
+    ["an assistant first", { messages: [{ role: "assistant", content: "a" }] }, /first message must be a user/],
+    ["no messages", { messages: [] }, /non-empty array/],
+    ["whitespace text", { messages: [{ role: "user", content: [{ type: "text", text: "\n" }] }] }, /non-whitespace/],
+    ["an unknown key", { messages: [{ role: "user", content: "a", name: "x" }] }, /unknown key "name"/],
+    [
+      "five breakpoints",
+      {
+        messages: [
+          { role: "user", content: Array.from({ length: 5 }, () => ({ type: "text", text: "a", cache_control: { type: "ephemeral" } })) },
+        ],
+      },
+      /5 cache_control breakpoints/,
+    ],
+    [
+      "a result not right after its call",
+      {
+        messages: [
+          unit("t1").messages[0],
+          unit("t1").messages[1],
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "x" },
+              { type: "tool_result", tool_use_id: "t1" },
+            ],
+          },
+        ],
+      },
+      /no result right after/,
+    ],
+  ])("should reject %s", (_name, request, problem) => {
+    expect(checkAnthropicRequest(request).join("\n")).toMatch(problem);
+  });
+});
+
+describe("checkModelPrompt", () => {
+  it("should reject an unknown part, an unknown key and an unanswered call", () => {
+    expect(checkModelPrompt({ messages: [{ role: "assistant", content: [{ type: "thinking", thinking: "x" }] }] }).join()).toMatch(
+      /takes no "thinking"/,
+    );
+    expect(checkModelPrompt({ messages: [{ role: "user", content: "x", metadata: {} }] }).join()).toMatch(/unknown key "metadata"/);
+    expect(
+      checkModelPrompt({
+        messages: [{ role: "assistant", content: [{ type: "tool-call", toolCallId: "c", toolName: "f", input: {} }] }],
+      }).join(),
+    ).toMatch(/no result right after/);
+  });
+});

@@ -1,0 +1,11 @@
+// A worker process: appends `count` messages to a shared session, printing `ack <i>` once each is stored.
+import { createRedisContext } from "../create-redis-context.js";
+
+const [url, keyPrefix, sessionId, writer, count] = process.argv.slice(2);
+const manager = await createRedisContext({ url: url!, keyPrefix: keyPrefix!, sessionId: sessionId!, tokenizer: "estimate" });
+for (let index = 0; index < Number(count); index += 1) {
+  await manager.addMessage({ role: "user", content: `${writer}:${index}` });
+  process.stdout.write(`ack ${index}\n`);
+}
+await manager.close();
+process.stdout.write("done\n");

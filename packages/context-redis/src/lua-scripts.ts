@@ -1,0 +1,62 @@
+// The Lua scripts that make each operation one atomic step on the server, whatever other writers do meanwhile.
+// Keys: KEYS[1] the session's meta hash (generation, stateVersion), KEYS[2] its message list, KEYS[3] its
+// state hash (field `strategy NUL key`, value `<version> <json>`).
+
+/**
+ * The session as of one instant: with ARGV the generation, message count and state version this store
+ * last saw, returns { generation, stateVersion, isReset, messages, hasState, state }: the messages after
+ * the count it saw (all of them on a reset: another generation, or fewer messages than it saw), and the
+ * state when it changed. Load is a sync that has seen nothing.
+ */
+export const SYNC_SCRIPT = `
+local generation = tonumber(redis.call('HGET', KEYS[1], 'generation') or '0')
+local stateVersion = tonumber(redis.call('HGET', KEYS[1], 'stateVersion') or '0')
+local length = redis.call('LLEN', KEYS[2])
+local isReset = generation ~= tonumber(ARGV[1]) or length < tonumber(ARGV[2])
+local from = isReset and 0 or tonumber(ARGV[2])
+local messages = {}
+if length > from then messages = redis.call('LRANGE', KEYS[2], from, -1) end
+local hasState = isReset or stateVersion ~= tonumber(ARGV[3])
+local state = {}
+if hasState then state = redis.call('HGETALL', KEYS[3]) end
+return { generation, stateVersion, isReset and 1 or 0, messages, hasState and 1 or 0, state }
+`;
+
+/**
+ * Compare-and-set of one state key: ARGV is the field, the version this store last saw of it (0: absent),
+ * `1` to delete or `0` to set, and the value's JSON. Returns { -1 } when another writer changed the key
+ * since (nothing written), else { the key's new version (0 once deleted), the session's state version }.
+ * A key's version is the session's state version at its write, so a key deleted and written again never
+ * comes back under a version a stale writer could still hold.
+ */
+export const WRITE_STATE_SCRIPT = `
+local current = redis.call('HGET', KEYS[3], ARGV[1])
+local version = 0
+if current then version = tonumber(string.match(current, '^%d+')) end
+if version ~= tonumber(ARGV[2]) then return { -1 } end
+local stateVersion = redis.call('HINCRBY', KEYS[1], 'stateVersion', 1)
+if ARGV[3] == '1' then
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  return { 0, stateVersion }
+end
+redis.call('HSET', KEYS[3], ARGV[1], stateVersion .. ' ' .. ARGV[4])
+return { stateVersion, stateVersion }
+`;
+
+/**
+ * The whole content swapped in one step: ARGV is the message count, the messages' JSON, then the state as
+ * field, JSON pairs. A new generation tells every other writer to reload. Returns { generation, stateVersion }.
+ */
+export const REPLACE_SCRIPT = `
+local count = tonumber(ARGV[1])
+redis.call('DEL', KEYS[2], KEYS[3])
+local generation = redis.call('HINCRBY', KEYS[1], 'generation', 1)
+local stateVersion = redis.call('HINCRBY', KEYS[1], 'stateVersion', 1)
+for first = 2, count + 1, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, count + 1)))
+end
+for index = count + 2, #ARGV, 2 do
+  redis.call('HSET', KEYS[3], ARGV[index], stateVersion .. ' ' .. ARGV[index + 1])
+end
+return { generation, stateVersion }
+`;

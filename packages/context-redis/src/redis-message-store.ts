@@ -1,0 +1,318 @@
+// A session in Redis (or Valkey) that many processes write at once: one list, one order for every writer.
+import { createHash } from "node:crypto";
+import {
+  ContextClosedError,
+  ContextStateConflictError,
+  parseDecodedMessage,
+  type Message,
+  type MessageStore,
+  type StateChange,
+  type StateSnapshot,
+  type StoredSession,
+  type StoreUpdate,
+} from "@ctxkit/core";
+import type { RedisClient } from "./config-schema.js";
+import { ContextStoreUnavailableError, RedisStoreCorruptError } from "./errors.js";
+import { REPLACE_SCRIPT, SYNC_SCRIPT, WRITE_STATE_SCRIPT } from "./lua-scripts.js";
+import { bounded, createConnection, describeServer, whenConnected } from "./redis-connection.js";
+
+export interface RedisMessageStoreOptions {
+  readonly sessionId: string;
+  /** The server's `redis://` URL: the store opens its own connection and closes it. Give this or `client`. */
+  readonly url?: string;
+  /** A client the caller owns (a cluster, say): the store uses it and leaves it open at close. */
+  readonly client?: RedisClient;
+  /** Default `ctxkit:`. */
+  readonly keyPrefix?: string;
+  /** Default 10,000. */
+  readonly connectTimeoutMs?: number;
+  /** Default 5,000. */
+  readonly commandTimeoutMs?: number;
+}
+
+/** What this store last saw of the session: its generation, how many messages, its state version. */
+interface Seen {
+  readonly generation: number;
+  readonly length: number;
+  readonly stateVersion: number;
+}
+
+const script = (text: string) => ({ text, sha: createHash("sha1").update(text).digest("hex") });
+const SCRIPTS = { sync: script(SYNC_SCRIPT), writeState: script(WRITE_STATE_SCRIPT), replace: script(REPLACE_SCRIPT) };
+const stateField = (strategy: string, key: string): string => `${strategy}\u0000${key}`;
+const NOTHING_SEEN: Seen = { generation: -1, length: 0, stateVersion: -1 };
+
+/**
+ * The multi-writer protocol (see architecture/redis-multi-writer.md), each step one atomic command:
+ * - an append is one RPUSH of its group: its place in the list is its sequence number, so every writer
+ *   sees one order with no gaps, and an acknowledged append is in the list once;
+ * - a sync is one script that reads the generation, the messages after those this store saw and, when
+ *   its version moved, the state, all at one instant;
+ * - `replace` and `clear` are one script that swaps the list and the state and bumps the generation, so
+ *   a worker that syncs and finds another generation reloads the whole session;
+ * - a state key carries a version, and a write applies only over the version this store last saw
+ *   (compare-and-set); otherwise it is refused with `ContextStateConflictError`, and nothing is written.
+ */
+export class RedisMessageStore implements MessageStore {
+  readonly sessionId: string;
+  readonly location: string;
+  private readonly options: RedisMessageStoreOptions;
+  private readonly keys: readonly [meta: string, messages: string, state: string];
+  private readonly commandTimeoutMs: number;
+  private client: RedisClient | undefined;
+  private seen: Seen = NOTHING_SEEN;
+  /** The version of each state field this store last saw or wrote. */
+  private versions = new Map<string, number>();
+  /** Every write and sync, in call order: each starts after the previous one settled. */
+  private tail: Promise<unknown> = Promise.resolve();
+  /** Appends waiting for a group that is still the last operation queued; any other operation closes it. */
+  private openBatch: { message: Message; settle: (error?: unknown) => void }[] | undefined;
+  private failure: { readonly error: unknown } | undefined;
+  /** Operations queued so far, and the last one queued when the connection last failed: those fail with it. */
+  private queued = 0;
+  private unreachable: { readonly error: unknown; readonly through: number } | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: RedisMessageStoreOptions) {
+    if ((options.url === undefined) === (options.client === undefined))
+      throw new TypeError("RedisMessageStore: give either url or client, exactly one");
+    this.options = options;
+    this.sessionId = options.sessionId;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 5_000;
+    const base = `${options.keyPrefix ?? "ctxkit:"}{${options.sessionId}}:`;
+    this.keys = [`${base}meta`, `${base}messages`, `${base}state`];
+    this.location = `redis:${describeServer(options)}#${base.slice(0, -1)}`;
+  }
+
+  async open(): Promise<void> {
+    if (this.client !== undefined) throw new Error("RedisMessageStore.open(): already opened");
+    const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
+    const ownsClient = this.options.client === undefined;
+    const client = this.options.client ?? createConnection(this.options.url!, timeoutMs);
+    this.client = client;
+    try {
+      await bounded(whenConnected(client, ownsClient), timeoutMs, `no connection within ${timeoutMs} ms (connectTimeoutMs)`);
+    } catch (error) {
+      if (ownsClient) client.disconnect();
+      throw this.unavailable(error);
+    }
+  }
+
+  load(): Promise<StoredSession> {
+    return this.read(async () => {
+      const update = await this.readChanges(NOTHING_SEEN);
+      return update.kind === "reset" ? update.session : { messages: [], state: new Map() };
+    });
+  }
+
+  append(message: Message): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const refusal = this.refusal();
+      if (refusal !== undefined) return reject(refusal);
+      const entry = { message, settle: (error?: unknown) => (error === undefined ? resolve() : reject(error)) };
+      if (this.openBatch !== undefined) return void this.openBatch.push(entry);
+      // One RPUSH per group: appends called while earlier operations run share the next one.
+      const group = [entry];
+      void this.serial((ticket) => this.flush(ticket, group)).catch(() => {});
+      this.openBatch = group;
+    });
+  }
+
+  writeState(change: StateChange): Promise<void> {
+    return this.write(async () => {
+      const field = stateField(change.strategy, change.key);
+      const isDelete = "deleted" in change;
+      const value = isDelete ? "" : JSON.stringify(change.value);
+      const known = String(this.versions.get(field) ?? 0);
+      const [version, stateVersion] = (await this.run(SCRIPTS.writeState, [field, known, isDelete ? "1" : "0", value])) as number[];
+      if (version === -1) {
+        // Another writer changed this key first: its value stands, the next sync reads it, then a retry can apply.
+        this.seen = { ...this.seen, stateVersion: -1 };
+        throw new ContextStateConflictError(change.strategy, change.key);
+      }
+      // Only when no other writer changed state since this store last read it can it skip the next re-read.
+      this.seen = { ...this.seen, stateVersion: stateVersion === this.seen.stateVersion + 1 ? stateVersion! : -1 };
+      if (version === 0) this.versions.delete(field);
+      else this.versions.set(field, version!);
+    });
+  }
+
+  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+    return this.write(async () => {
+      const fields: string[] = [];
+      for (const [strategy, values] of state)
+        for (const [key, value] of values) fields.push(stateField(strategy, key), JSON.stringify(value));
+      const bodies = messages.map((message) => JSON.stringify(message));
+      const [generation, stateVersion] = (await this.run(SCRIPTS.replace, [String(messages.length), ...bodies, ...fields])) as number[];
+      // This store holds exactly what it wrote: nothing to sync back.
+      this.seen = { generation: generation!, length: messages.length, stateVersion: stateVersion! };
+      this.versions = new Map(fields.filter((_, index) => index % 2 === 0).map((field) => [field, stateVersion!]));
+    });
+  }
+
+  clear(state: StateSnapshot): Promise<void> {
+    return this.replace([], state);
+  }
+
+  sync(): Promise<StoreUpdate> {
+    return this.read(() => this.readChanges(this.seen));
+  }
+
+  /** Waits for every write (each bounded by the command timeout), then closes its own connection within that bound too. Safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.tail.catch(() => {});
+      const client = this.client;
+      if (client === undefined || this.options.client !== undefined) return;
+      await bounded(client.quit(), this.commandTimeoutMs, "quit").catch(() => {});
+      // A frozen connection never answers QUIT: drop the socket either way.
+      client.disconnect();
+    })();
+    return this.closing;
+  }
+
+  private async flush(ticket: number, group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
+    if (this.openBatch === group) this.openBatch = undefined;
+    try {
+      await this.guarded(ticket, async () => {
+        // Arguments as one array: spread into a call, a large group would overflow the stack.
+        await this.command(this.client!.call("RPUSH", [this.keys[1], ...group.map((entry) => JSON.stringify(entry.message))]));
+      });
+      for (const entry of group) entry.settle();
+    } catch (error) {
+      for (const entry of group) entry.settle(error);
+      throw error;
+    }
+  }
+
+  /** What changed since `seen`, read at one instant; the whole session when another writer replaced it. */
+  private async readChanges(seen: Seen): Promise<StoreUpdate> {
+    const reply = await this.run(SCRIPTS.sync, [String(seen.generation), String(seen.length), String(seen.stateVersion)]).catch(
+      (error: unknown) => {
+        throw this.unavailable(error);
+      },
+    );
+    const [generation, stateVersion, isReset, bodies, hasState, fields] = reply as [number, number, number, string[], number, string[]];
+    const from = isReset === 1 ? 0 : seen.length;
+    const messages = bodies.map((body, index) => this.parseMessage(body, from + index + 1));
+    const state = hasState === 1 ? this.parseState(fields) : undefined;
+    this.seen = { generation, length: from + messages.length, stateVersion: hasState === 1 ? stateVersion : seen.stateVersion };
+    if (isReset === 1) return { kind: "reset", session: { messages, state: state! } };
+    if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
+    return { kind: "appended", messages, ...(state === undefined ? {} : { state }) };
+  }
+
+  private parseMessage(body: string, seq: number): Message {
+    try {
+      return parseDecodedMessage(JSON.parse(body));
+    } catch (error) {
+      throw new RedisStoreCorruptError(this.location, `message ${seq}`, (error as Error).message, { cause: error });
+    }
+  }
+
+  /** The state hash's fields and values, and each field's version into `versions`. */
+  private parseState(fields: readonly string[]): Map<string, Map<string, unknown>> {
+    const state = new Map<string, Map<string, unknown>>();
+    const versions = new Map<string, number>();
+    for (let index = 0; index < fields.length; index += 2) {
+      const field = fields[index]!;
+      const stored = fields[index + 1]!;
+      const [strategy = "", key = ""] = field.split("\u0000");
+      const space = stored.indexOf(" ");
+      let value: unknown;
+      try {
+        value = JSON.parse(stored.slice(space + 1));
+      } catch (error) {
+        throw new RedisStoreCorruptError(this.location, `state ${strategy}/${key}`, (error as Error).message, { cause: error });
+      }
+      const values = state.get(strategy) ?? new Map<string, unknown>();
+      state.set(strategy, values);
+      values.set(key, value);
+      versions.set(field, Number(stored.slice(0, space)));
+    }
+    this.versions = versions;
+    return state;
+  }
+
+  /** A script by its digest, sent whole the first time a server lacks it. */
+  private async run(source: { text: string; sha: string }, args: readonly string[]): Promise<unknown> {
+    const client = this.client!;
+    try {
+      return await this.command(client.evalsha(source.sha, this.keys.length, [...this.keys, ...args]));
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes("NOSCRIPT")) throw error;
+      return this.command(client.eval(source.text, this.keys.length, [...this.keys, ...args]));
+    }
+  }
+
+  /** One command, failed once it goes unanswered for the command timeout (an injected client may have none of its own). */
+  private async command<T>(reply: Promise<T>): Promise<T> {
+    try {
+      return await bounded(reply, this.commandTimeoutMs, `no answer within ${this.commandTimeoutMs} ms (commandTimeoutMs)`);
+    } catch (error) {
+      // The server answered with an error: the connection is fine. Anything else (a timeout, a drop) fails
+      // every operation already queued at once, rather than each after its own timeout.
+      if ((error as Error).name !== "ReplyError") this.unreachable = { error, through: this.queued };
+      throw error;
+    }
+  }
+
+  /** A write in call order; a failure stops every later write, except a refused compare-and-set, which wrote nothing. */
+  private write(body: () => Promise<void>): Promise<void> {
+    const refusal = this.refusal();
+    if (refusal !== undefined) return Promise.reject(refusal);
+    return this.serial((ticket) => this.guarded(ticket, body));
+  }
+
+  private async guarded(ticket: number, write: () => Promise<void>): Promise<void> {
+    // A write called before close() still lands; one queued behind a failed write does not.
+    if (this.failure !== undefined) throw this.failure.error;
+    try {
+      this.assertReachable(ticket);
+      await write();
+    } catch (error) {
+      if (error instanceof ContextStateConflictError) throw error;
+      const failure = this.unavailable(error);
+      this.failure ??= { error: failure };
+      throw failure;
+    }
+  }
+
+  private read<T>(operation: () => Promise<T>): Promise<T> {
+    return this.serial(async (ticket) => {
+      try {
+        this.assertReachable(ticket);
+      } catch (error) {
+        throw this.unavailable(error);
+      }
+      return operation();
+    });
+  }
+
+  /** An operation queued before the connection last failed fails with it at once, rather than after its own timeout. */
+  private assertReachable(ticket: number): void {
+    if (this.unreachable !== undefined && ticket <= this.unreachable.through) throw this.unreachable.error;
+  }
+
+  /** Runs `operation` after every operation called before it settled; `ticket` is its place in that order. */
+  private serial<T>(operation: (ticket: number) => Promise<T>): Promise<T> {
+    this.openBatch = undefined;
+    const ticket = (this.queued += 1);
+    const run = () => operation(ticket);
+    const result = this.tail.then(run, run);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  private refusal(): Error | undefined {
+    if (this.closing !== undefined || this.client === undefined) return new ContextClosedError(this.location, "closed");
+    if (this.failure !== undefined) return this.failure.error as Error;
+    return undefined;
+  }
+
+  private unavailable(error: unknown): unknown {
+    if (error instanceof RedisStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
+      return error;
+    return new ContextStoreUnavailableError(this.location, { cause: error });
+  }
+}

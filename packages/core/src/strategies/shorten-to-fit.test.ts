@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { createTestContext, createTestView } from "../../test/strategy-context.js";
+import { ContextConfigError } from "../errors.js";
+import type { AssistantMessage, Message } from "../messages/message.js";
+import { checkToolPairs } from "../units/check-tool-pairs.js";
+import { shortenToFit } from "./shorten-to-fit.js";
+
+/** An edit call whose arguments carry a long new text, as coding agents send. */
+function editCall(id: string): AssistantMessage {
+  const args = {
+    file_path: `lib/app/module_${id}.ex`,
+    new_string: `defmodule App.Module${id} do\n${"  def run, do: :ok\n".repeat(60)}end`,
+  };
+  return {
+    role: "assistant",
+    content: `Editing module ${id}. ${"Some reasoning about it. ".repeat(40)}`,
+    tool_calls: [{ id, type: "function", function: { name: "Edit", arguments: JSON.stringify(args) } }],
+  };
+}
+
+const result = (id: string): Message => ({
+  role: "tool",
+  tool_call_id: id,
+  content: `Updated lib/app/module_${id}.ex with handle_${id}\n${"ok ".repeat(400)}`,
+});
+
+/** One user message, then `count` edit units: a single long turn. */
+function longTurn(count: number): Message[] {
+  return [
+    { role: "user", content: "refactor the app" },
+    ...Array.from({ length: count }, (_, index) => [editCall(`c${index}`), result(`c${index}`)]).flat(),
+  ];
+}
+
+const isShortened = (view: ReturnType<typeof createTestView>, index: number) => view.entries[index]!.edit?.strategy === "shorten-to-fit";
+
+describe("shortenToFit", () => {
+  it("should shorten the current turn's older units, oldest first, and leave the latest tool unit and the latest user message whole", async () => {
+    const history = longTurn(4);
+    const view = createTestView(history);
+    const shortened = await shortenToFit().apply(view, createTestContext({ history, target: 0, budget: 100_000 }));
+    expect(shortened.applied).toBe(true);
+    const after = shortened.view;
+    expect([1, 2, 3, 4, 5, 6].every((index) => isShortened(after, index))).toBe(true);
+    // The latest unit (7, 8) and the user message (0) are as they were.
+    expect(after.entries.slice(7).map((entry) => entry.message)).toEqual(history.slice(7));
+    expect(after.entries[0]!.message).toEqual(history[0]);
+    expect(checkToolPairs(after.entries.map((entry) => entry.message))).toEqual([]);
+  });
+
+  it("should keep tool-call arguments valid JSON with their keys and short values, and a result's identifiers in its stub", async () => {
+    const history = longTurn(2);
+    const after = (await shortenToFit().apply(createTestView(history), createTestContext({ history, budget: 100_000 }))).view;
+    const call = (after.entries[1]!.message as AssistantMessage).tool_calls![0]!;
+    const args = JSON.parse(call.function.arguments) as Record<string, string>;
+    expect(args["file_path"]).toBe("lib/app/module_c0.ex");
+    expect(args["new_string"]).toMatch(/^defmodule App\.Modulec0 do[\s\S]*\[… \d+ characters cut\]$/);
+    expect(args["new_string"]!.length).toBeLessThan(160);
+    expect(String(after.entries[1]!.message.content).length).toBeLessThan(500);
+    expect(after.entries[2]!.message.content).toBe(
+      `[tool result cleared to save context: ${createTestView(history).entries[2]!.tokens} tokens; it named: lib/app/module_c0.ex, handle_c0]`,
+    );
+  });
+
+  it("should stop as soon as the view is at or below the target", async () => {
+    const history = longTurn(4);
+    const view = createTestView(history);
+    const after = (await shortenToFit().apply(view, createTestContext({ history, target: view.tokens - 1, budget: view.tokens }))).view;
+    expect(isShortened(after, 1)).toBe(true);
+    expect(isShortened(after, 2)).toBe(false);
+  });
+
+  it("should make its own stubs bare rather than leave the view over the budget", async () => {
+    const history = longTurn(6);
+    const context = createTestContext({ history, target: 0, budget: 100_000 });
+    const once = (await shortenToFit().apply(createTestView(history), context)).view;
+    // A budget below what the first stubs take: the second pass drops their identifiers and cuts harder.
+    const budget = once.tokens - 100;
+    const tight = await shortenToFit().apply(once, createTestContext({ history, target: budget, budget }));
+    expect(tight.applied).toBe(true);
+    expect(tight.view.tokens).toBeLessThanOrEqual(budget);
+    const results = tight.view.entries.filter((entry) => entry.message.role === "tool").map((entry) => String(entry.message.content));
+    expect(results[0]).toMatch(/^\[tool result cleared to save context: \d+ tokens\]$/);
+  });
+
+  it("should change nothing a second time, over the budget too: its stubs stay as they are across compactions", async () => {
+    const history = longTurn(3);
+    const strategy = shortenToFit();
+    for (const budget of [100_000, 1]) {
+      const once = await strategy.apply(createTestView(history), createTestContext({ history, budget }));
+      const twice = await strategy.apply(once.view, createTestContext({ history, budget }));
+      expect(twice).toEqual({ view: once.view, applied: false });
+    }
+  });
+
+  it("should reject options too small to leave anything", () => {
+    expect(() => shortenToFit({ maxTextChars: 5 })).toThrow(ContextConfigError);
+    expect(() => shortenToFit({ maxArgumentChars: 1.5 })).toThrow(/maxArgumentChars/);
+  });
+});

@@ -1,0 +1,240 @@
+// A strict imitation of POST /v1/responses (and /v1/responses/compact): stored items, item_reference, OpenAI's errors.
+import type { RecordedRequest, Reply } from "./loopback-server.js";
+import { openAIError, openAIId, unknownKey } from "./openai-errors.js";
+import { providerTokens, WINDOW } from "./provider-tokens.js";
+import { nextMove } from "./scripted-model.js";
+
+const TOP_LEVEL = new Set([
+  "model",
+  "input",
+  "instructions",
+  "tools",
+  "tool_choice",
+  "store",
+  "previous_response_id",
+  "reasoning",
+  "include",
+  "max_output_tokens",
+  "temperature",
+  "top_p",
+  "parallel_tool_calls",
+  "metadata",
+  "text",
+  "truncation",
+  "user",
+  "service_tier",
+  "stream",
+  "prompt_cache_key",
+  "safety_identifier",
+  "conversation",
+  "background",
+  "max_tool_calls",
+  "prompt",
+  "top_logprobs",
+  "stream_options",
+  "context_management",
+  "prompt_cache_retention",
+]);
+const ITEM_KEYS: Record<string, ReadonlySet<string>> = {
+  message: new Set(["type", "role", "content", "id", "status", "phase"]),
+  function_call: new Set(["type", "call_id", "name", "arguments", "id", "status", "namespace"]),
+  function_call_output: new Set(["type", "call_id", "output", "id", "status"]),
+  item_reference: new Set(["type", "id"]),
+  reasoning: new Set(["type", "id", "summary", "encrypted_content", "content", "status"]),
+  compaction: new Set(["type", "id", "encrypted_content"]),
+};
+const ID_PREFIX: Record<string, string> = { message: "msg", function_call: "fc", reasoning: "rs", compaction: "cmp" };
+
+type Item = Record<string, unknown> & { type: string };
+
+function unknownParameter(key: string): Reply {
+  return openAIError(400, `Unknown parameter: '${key}'.`, key, "unknown_parameter");
+}
+
+function textsOf(item: Item): string[] {
+  switch (item.type) {
+    case "message": {
+      const content = item["content"];
+      if (typeof content === "string") return [content];
+      return (content as { text?: string }[]).map((part) => part.text ?? "");
+    }
+    case "function_call":
+      return [String(item["name"]), String(item["arguments"])];
+    case "function_call_output":
+      return [typeof item["output"] === "string" ? item["output"] : JSON.stringify(item["output"])];
+    case "compaction":
+      return [Buffer.from(String(item["encrypted_content"]), "base64").toString("utf8")];
+    default:
+      return [JSON.stringify(item)];
+  }
+}
+
+export class ResponsesImitation {
+  /** Output items kept by id, as the service keeps them when `store` is not false. */
+  private readonly stored = new Map<string, Item>();
+  /** How many item_reference inputs named an item stored under that id. */
+  readonly referenced: string[] = [];
+
+  /** Resolves references and checks each item; the first broken rule as the API reports it. */
+  private resolve(input: unknown): { items: Item[] } | { error: Reply } {
+    if (typeof input === "string") return { items: [{ type: "message", role: "user", content: input }] };
+    if (!Array.isArray(input))
+      return {
+        error: openAIError(400, "Invalid type for 'input': expected one of a string or array of input items.", "input", "invalid_type"),
+      };
+    const items: Item[] = [];
+    for (const [index, raw] of (input as Record<string, unknown>[]).entries()) {
+      const item = { type: "message", ...raw } as Item;
+      const allowed = ITEM_KEYS[item.type];
+      if (allowed === undefined)
+        return { error: openAIError(400, `Invalid value: '${item.type}'.`, `input[${index}].type`, "invalid_value") };
+      const extra = unknownKey(raw, allowed);
+      if (extra !== undefined) return { error: unknownParameter(`input[${index}].${extra}`) };
+      const id = item["id"];
+      const prefix = ID_PREFIX[item.type];
+      if (typeof id === "string" && prefix !== undefined && !id.startsWith(prefix))
+        return {
+          error: openAIError(
+            400,
+            `Invalid 'input[${index}].id': '${id}'. Expected an ID that begins with '${prefix}'.`,
+            `input[${index}].id`,
+            "invalid_value",
+          ),
+        };
+      if (item.type === "item_reference") {
+        const found = this.stored.get(String(id));
+        if (found === undefined) return { error: openAIError(404, `Item with id '${String(id)}' not found.`, "input", null) };
+        this.referenced.push(String(id));
+        items.push(found);
+        continue;
+      }
+      items.push(item);
+    }
+    const calls = new Set(items.filter((item) => item.type === "function_call").map((item) => String(item["call_id"])));
+    const outputs = new Set(items.filter((item) => item.type === "function_call_output").map((item) => String(item["call_id"])));
+    for (const output of outputs)
+      if (!calls.has(output))
+        return { error: openAIError(400, `No tool call found for function call output with call_id ${output}.`, "input") };
+    for (const call of calls)
+      if (!outputs.has(call)) return { error: openAIError(400, `No tool output found for function call ${call}.`, "input") };
+    return { items };
+  }
+
+  private count(body: Record<string, unknown>, items: readonly Item[]): number {
+    const texts = items.flatMap(textsOf);
+    if (typeof body["instructions"] === "string") texts.push(body["instructions"]);
+    if (body["tools"] !== undefined) texts.push(JSON.stringify(body["tools"]));
+    return providerTokens(texts, items.length);
+  }
+
+  create(body: Record<string, unknown>, record: RecordedRequest): Reply {
+    const extra = unknownKey(body, TOP_LEVEL);
+    if (extra !== undefined) return unknownParameter(extra);
+    if (body["stream"] === true) return openAIError(400, "This imitation does not stream.", "stream");
+    const resolved = this.resolve(body["input"]);
+    if ("error" in resolved) return resolved.error;
+    const { items } = resolved;
+    const promptTokens = this.count(body, items);
+    record.promptTokens = promptTokens;
+    if (promptTokens + Number(body["max_output_tokens"] ?? 0) > WINDOW)
+      return openAIError(
+        400,
+        "Your input exceeds the context window of this model. Please adjust your input and try again.",
+        "input",
+        "context_length_exceeded",
+      );
+    const lastUser = items.findLastIndex((item) => item.type === "message" && item["role"] === "user");
+    const question = textsOf(items[lastUser] ?? { type: "message", content: "" }).join("");
+    const resultsSince = items.slice(lastUser + 1).filter((item) => item.type === "function_call_output").length;
+    const move = nextMove(question, resultsSince);
+    const output: Item[] =
+      "call" in move
+        ? [
+            {
+              type: "function_call",
+              id: openAIId("fc_"),
+              call_id: openAIId("call_"),
+              name: "read_file",
+              arguments: move.call,
+              status: "completed",
+            },
+          ]
+        : [
+            {
+              type: "message",
+              id: openAIId("msg_"),
+              role: "assistant",
+              status: "completed",
+              content: [{ type: "output_text", text: longAnswer(move.answer), annotations: [], logprobs: [] }],
+            },
+          ];
+    if (body["store"] !== false) for (const item of output) this.stored.set(String(item["id"]), item);
+    const outputTokens = providerTokens(output.flatMap(textsOf), 0);
+    return { status: 200, body: response(body, output, promptTokens, outputTokens) };
+  }
+
+  /** `responses.compact`: the user messages, then one compaction item whose opaque content the imitation can read back. */
+  compact(body: Record<string, unknown>, record: RecordedRequest): Reply {
+    const extra = unknownKey(body, new Set(["model", "input", "instructions", "previous_response_id", "prompt_cache_key"]));
+    if (extra !== undefined) return unknownParameter(extra);
+    const resolved = this.resolve(body["input"]);
+    if ("error" in resolved) return resolved.error;
+    const { items } = resolved;
+    record.promptTokens = this.count(body, items);
+    const users = items.filter((item) => item.type === "message" && item["role"] === "user");
+    const summary = `Summary of ${items.length} items: the files listed build steps; nothing failed.`;
+    const compaction: Item = { type: "compaction", id: openAIId("cmp_"), encrypted_content: Buffer.from(summary).toString("base64") };
+    return {
+      status: 200,
+      body: {
+        id: openAIId("resp_"),
+        object: "response.compaction",
+        created_at: 1_760_000_000,
+        output: [...users, compaction],
+        usage: usage(record.promptTokens, providerTokens([summary], 0)),
+      },
+    };
+  }
+}
+
+/** The Responses model answers at length: old answers are what ctxkit trims, and what a reference would restore. */
+function longAnswer(answer: string): string {
+  return `${answer}\n${"Details: every step of the build ran in order and each log line was checked. ".repeat(200)}`;
+}
+
+function usage(inputTokens: number, outputTokens: number) {
+  return {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + outputTokens,
+  };
+}
+
+function response(body: Record<string, unknown>, output: Item[], inputTokens: number, outputTokens: number) {
+  return {
+    id: openAIId("resp_"),
+    object: "response",
+    created_at: 1_760_000_000,
+    status: "completed",
+    error: null,
+    incomplete_details: null,
+    instructions: body["instructions"] ?? null,
+    max_output_tokens: body["max_output_tokens"] ?? null,
+    model: body["model"],
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: null, summary: null },
+    store: body["store"] !== false,
+    temperature: 1,
+    text: { format: { type: "text" } },
+    tool_choice: "auto",
+    tools: body["tools"] ?? [],
+    top_p: 1,
+    truncation: "disabled",
+    usage: usage(inputTokens, outputTokens),
+    metadata: {},
+  };
+}
