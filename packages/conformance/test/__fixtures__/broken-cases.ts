@@ -56,6 +56,7 @@ export const FEATURE_CASES: readonly BrokenCase[] = [
     module: seedSensitive.putsSummaryInsideUnit,
     property: "unit-integrity",
     options: summaryOptions,
+    shrinksSmall: false,
   },
   {
     flaw: "sends the summarizer tool calls without their results",
