@@ -2,6 +2,6 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "test/*", "examples/*", "bench"],
+    projects: ["packages/*", "test/*", "examples/*", "bench", "contributing/examples"],
   },
 });

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -22,11 +23,39 @@ async function run(argv: string[]) {
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
+const contextPersistentSource = path.resolve(packageRoot, "..", "context-persistent", "src", "index.ts");
+
 describe("ctxkit-conformance main()", () => {
+  it("should run restart on a persistent module given --restart, each instance on the kit's session id", async () => {
+    const storagePath = mkdtempSync(path.join(tmpdir(), "ctxkit-cli-restart-"));
+    try {
+      const config = JSON.stringify({ storagePath });
+      const { code, stdout } = await run([
+        contextPersistentSource,
+        "--restart",
+        "--only",
+        "restart",
+        "--runs",
+        "3",
+        "--seed",
+        "3",
+        "--config",
+        config,
+      ]);
+      expect(stdout).toMatch(/pass {2}restart +\d+ runs/);
+      expect(code).toBe(0);
+      // Without the flag, the same run skips restart, as before.
+      const skipped = await run([contextPersistentSource, "--only", "restart", "--runs", "3", "--config", config]);
+      expect(skipped.stdout).toMatch(/skip {2}restart/);
+    } finally {
+      rmSync(storagePath, { recursive: true, force: true });
+    }
+  });
+
   it("should pass context-simple, print a line per check with runs and time, and exit 0", async () => {
     const { code, stdout } = await run([contextSimpleSource, "--runs", "5", "--seed", "3"]);
     expect(stdout).toContain("ctxkit conformance: context-simple (module), seed 3, 5 runs per property");
-    expect(stdout).toMatch(/pass {2}pairing +5 runs +\d+ms/);
+    expect(stdout).toMatch(/pass {2}pairing +5 runs +(\d+ms|\d+\.\ds)/);
     expect(stdout).toContain("capabilities: compact yes, recoverOverflow yes, usage yes, events yes");
     // The count grows with the kit; what matters is that nothing fails.
     expect(stdout).toMatch(/PASSED: context-simple: \d+ passed, 0 failed/);

@@ -7,6 +7,7 @@ import { ContextArgumentError } from "@ctxkit/core";
 import { loadModule } from "@ctxkit/core/kit";
 import { createProgressLine, type TextOutput } from "./cli/progress.js";
 import { findMissingConfig, formatMissingConfig } from "./cli/missing-config.js";
+import { resolveDeclaredOptions } from "./cli/module-declaration.js";
 import { parseArguments, UsageError, USAGE, type CliSettings } from "./cli/parse-arguments.js";
 import { formatCapabilities, formatCheckLine, formatHeader, formatSummary } from "./runner/format-report.js";
 import type { ConformanceReport } from "./runner/report.js";
@@ -76,7 +77,8 @@ async function checkModule(
     seed,
     ...(settings.path === undefined ? {} : { path: settings.path }),
     ...(settings.only === undefined ? {} : { only: settings.only }),
-    ...(settings.config === undefined ? {} : { config: settings.config }),
+    ...(settings.regime === undefined ? {} : { regime: settings.regime }),
+    ...resolveDeclaredOptions(module, settings),
     onProgress: (event) => {
       progress.update(event);
       if (settings.json) return;

@@ -33,18 +33,20 @@ export interface DescribeContextManagerOptions extends Omit<ConformanceOptions, 
 }
 
 /** Reads the replay settings a failure message suggests, so a failing case reruns without editing code. */
-function readEnvironment(): Pick<ConformanceOptions, "runs" | "seed" | "path" | "only"> {
+function readEnvironment(): Pick<ConformanceOptions, "runs" | "seed" | "path" | "only" | "regime"> {
   const environment = typeof process === "undefined" ? {} : process.env;
   const number = (value: string | undefined) => (value === undefined || value === "" ? undefined : Number(value));
   const runs = number(environment["CTXKIT_CONFORMANCE_RUNS"]);
   const seed = number(environment["CTXKIT_CONFORMANCE_SEED"]);
   const path = environment["CTXKIT_CONFORMANCE_PATH"];
   const only = environment["CTXKIT_CONFORMANCE_ONLY"];
+  const regime = environment["CTXKIT_CONFORMANCE_REGIME"];
   return {
     ...(runs === undefined ? {} : { runs }),
     ...(seed === undefined ? {} : { seed }),
     ...(path === undefined || path === "" ? {} : { path }),
     ...(only === undefined || only === "" ? {} : { only: only.split(",") }),
+    ...(regime === "above-minimal" ? { regime } : {}),
   };
 }
 
@@ -53,7 +55,9 @@ function failureMessage(result: CheckResult): string {
     result.counterexample === undefined
       ? ""
       : `\n\nReplay: CTXKIT_CONFORMANCE_ONLY=${result.name} CTXKIT_CONFORMANCE_SEED=${result.counterexample.seed} ` +
-        `CTXKIT_CONFORMANCE_PATH=${result.counterexample.path} vitest run <this file>, ` +
+        `CTXKIT_CONFORMANCE_PATH=${result.counterexample.path}` +
+        (result.counterexample.regime === undefined ? "" : ` CTXKIT_CONFORMANCE_REGIME=${result.counterexample.regime}`) +
+        ` vitest run <this file>, ` +
         `or paste the JSON into replayCounterexample(subject, counterexample) from @ctxkit/conformance.`;
   return formatFailure(result) + replay;
 }

@@ -3,74 +3,11 @@ import { describe, expect, it } from "vitest";
 import * as contextSimple from "../../context-simple/src/index.js";
 import { CONFORMANCE_PROPERTIES, DEFAULT_RUNS, PropertyViolation, replayCounterexample, runConformance } from "../src/index.js";
 import * as broken from "./__fixtures__/broken-modules.js";
-import { createRestartableModule, restartableConfig } from "./__fixtures__/restartable-module.js";
-import { createSummaryStrategy } from "../../strategy-summary/src/summary-strategy.js";
-import type { SessionSettings } from "../src/subject/session-settings.js";
+import { FEATURE_CASES, PLAIN_CASES, restartOptions, summaryOptions } from "./__fixtures__/broken-cases.js";
+import { createRestartableModule } from "./__fixtures__/restartable-module.js";
 
-/** Properties that need a declared feature: run with it, and replayed against a healthy module with it. */
-const restartOptions = { config: restartableConfig, restart: true, summarizer: true } as const;
-/** A summary pipeline on the kit's recording summarizer. */
-const summaryOptions = {
-  config: ({ summarizer }: SessionSettings) => ({ strategies: ["clear-tool-results", createSummaryStrategy({ summarizer }), "truncate"] }),
-  summarizer: true,
-} as const;
-const featureCases = [
-  {
-    flaw: "claims summary coverage for a message it dropped",
-    module: broken.overclaimsSummaryCoverage,
-    property: "summary-coverage",
-    options: summaryOptions,
-    healthy: contextSimple,
-  },
-  {
-    flaw: "loses its last message in a restart",
-    module: createRestartableModule("drops-last-message", "drops-last-message"),
-    property: "restart",
-    options: restartOptions,
-    healthy: createRestartableModule("healthy", "none"),
-  },
-  {
-    flaw: "forgets its checkpoints in a restart",
-    module: createRestartableModule("forgets-state", "forgets-state"),
-    property: "restart",
-    options: restartOptions,
-    healthy: createRestartableModule("healthy", "none"),
-  },
-];
-
-const cases = [
-  { flaw: "splits a tool pair", module: broken.splitsToolPair, property: "pairing" },
-  { flaw: "drops a parallel call's sibling result", module: broken.dropsParallelSibling, property: "pairing" },
-  { flaw: "mutates the stored history during compaction", module: broken.mutatesHistoryDuringCompaction, property: "non-destructive" },
-  { flaw: "reorders messages", module: broken.reordersMessages, property: "order" },
-  { flaw: "overshoots the budget", module: broken.overshootsBudget, property: "budget" },
-  { flaw: "drops the system message", module: broken.dropsSystemMessage, property: "preservation" },
-  { flaw: "loses a message under concurrent adds", module: broken.losesConcurrentAdds, property: "concurrency" },
-  { flaw: "rewrites the start of every view", module: broken.rewritesViewPrefix, property: "prefix-stability" },
-  { flaw: "drops the oldest message on resume", module: broken.dropsOldestOnResume, property: "resume" },
-  { flaw: "ignores clear()", module: broken.ignoresClear, property: "clear" },
-  { flaw: "swallows invalid messages", module: broken.swallowsInvalidMessages, property: "validation" },
-  { flaw: "compacts without announcing it", module: broken.compactsSilently, property: "events" },
-  { flaw: "compacts for twice the budget", module: broken.compactsForTwiceTheBudget, property: "compact" },
-  { flaw: "recovers from an overflow with the same view", module: broken.recoversWithTheSameView, property: "recover-overflow" },
-  { flaw: "under-reports its usage", module: broken.underReportsUsage, property: "usage" },
-  { flaw: "ignores an aborted signal", module: broken.ignoresAbort, property: "abort" },
-  { flaw: "obeys a budget that is not a count", module: broken.obeysAnyBudget, property: "budget-inputs" },
-  { flaw: "trusts ctxkit markers in a caller's metadata", module: broken.trustsCallerMarkers, property: "caller-markers" },
-  { flaw: "compacts restlessly, far below its budget", module: broken.compactsRestlessly, property: "compaction-frequency" },
-  { flaw: "counts with a cheaper counter than it declares", module: broken.countsCheaply, property: "budget" },
-  { flaw: "overshoots the budget on the first request after setMessages", module: broken.overshootsAfterResume, property: "resume" },
-  { flaw: "keeps hidden state through clear()", module: broken.keepsStateThroughClear, property: "clear" },
-  { flaw: "mutates the messages given to setMessages", module: broken.mutatesSetMessagesInput, property: "non-destructive" },
-  { flaw: "mutates the error given to recoverOverflow", module: broken.mutatesOverflowError, property: "non-destructive" },
-  { flaw: "accepts a non-boolean pinned", module: broken.coercesPinned, property: "validation" },
-  {
-    flaw: "serves a request after adds called later",
-    module: broken.servesRequestsLate,
-    property: "concurrency",
-    reason: /issued after the request/,
-  },
-];
+const cases = PLAIN_CASES;
+const featureCases = FEATURE_CASES;
 
 const structuralCases = [
   { flaw: "says it is a strategy module", module: broken.wrongMeta, check: "meta" },
@@ -95,9 +32,9 @@ describe("the kit on deliberately broken modules", () => {
     expect(CONFORMANCE_PROPERTIES.map((property) => property.name).filter((name) => !covered.has(name))).toEqual([]);
   });
 
-  for (const { flaw, module, property, reason } of cases as Array<(typeof cases)[number] & { reason?: RegExp }>) {
-    it(`should fail the module that ${flaw} on ${property}, with a shrunk counterexample that replays`, async () => {
-      const report = await runConformance(module, { only: [property], runs: DEFAULT_RUNS, seed: 1 });
+  for (const { flaw, module, property, reason, shrinksSmall = true } of cases) {
+    it(`should fail the module that ${flaw} on ${property}, with a ${shrinksSmall ? "shrunk " : ""}counterexample that replays`, async () => {
+      const report = await runConformance(module, { only: [property], runs: DEFAULT_RUNS, seed: 1, shrink: shrinksSmall });
       const check = report.checks.find((candidate) => candidate.name === property);
       expect(report.passed).toBe(false);
       expect(check?.status).toBe("fail");
@@ -106,7 +43,7 @@ describe("the kit on deliberately broken modules", () => {
       expect(counterexample).toMatchObject({ property, seed: 1 });
       expect(counterexample.path).toMatch(/^\d+(:\d+)*$/);
       // Shrunk: a few small messages (the concurrency property always adds its 50, each tiny).
-      for (const [name, messages] of Object.entries(messageListsOf(counterexample.input))) {
+      for (const [name, messages] of shrinksSmall ? Object.entries(messageListsOf(counterexample.input)) : []) {
         if (name !== "concurrent") expect(messages.length, name).toBeLessThanOrEqual(4);
         for (const message of messages) expect(JSON.stringify(message).length, name).toBeLessThan(400);
       }
@@ -117,9 +54,9 @@ describe("the kit on deliberately broken modules", () => {
     });
   }
 
-  for (const { flaw, module, property, options, healthy } of featureCases) {
+  for (const { flaw, module, property, options, healthy = contextSimple, shrinksSmall = true } of featureCases) {
     it(`should fail the module that ${flaw} on ${property}, with a counterexample that replays`, async () => {
-      const report = await runConformance(module, { ...options, only: [property], runs: DEFAULT_RUNS, seed: 1 });
+      const report = await runConformance(module, { ...options, only: [property], runs: DEFAULT_RUNS, seed: 1, shrink: shrinksSmall });
       const check = report.checks.find((candidate) => candidate.name === property);
       expect(check?.status, check?.reason).toBe("fail");
       const pasted = JSON.parse(JSON.stringify(check!.counterexample!)) as NonNullable<typeof check>["counterexample"] & object;
@@ -161,6 +98,8 @@ describe("the kit on context-simple", () => {
     expect(report.checks.filter((check) => check.status !== "pass")).toMatchObject([
       { name: "restart", status: "skip" },
       { name: "summary-coverage", status: "skip" },
+      { name: "partial-history-units", status: "skip" },
+      { name: "shared-state", status: "skip" },
     ]);
     expect(report.capabilities).toEqual({ compact: true, recoverOverflow: true, usage: true, events: true });
     expect(report.checks.map((check) => check.name)).toEqual([
@@ -172,11 +111,14 @@ describe("the kit on context-simple", () => {
       "cleanup",
       "pairing",
       "order",
+      "unit-integrity",
+      "reasoning-intact",
       "non-destructive",
       "budget",
       "preservation",
       "prefix-stability",
       "compaction-frequency",
+      "compaction-progress",
       "resume",
       "restart",
       "clear",
@@ -190,6 +132,9 @@ describe("the kit on context-simple", () => {
       "recover-overflow",
       "usage",
       "summary-coverage",
+      "offload-retrieval",
+      "partial-history-units",
+      "shared-state",
     ]);
     expect(report.checks.find((check) => check.name === "compaction-frequency")?.note).toMatch(
       /^cache-stable on \d+% of \d+ follow-up requests$/,

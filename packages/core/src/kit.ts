@@ -23,6 +23,7 @@ export {
   replaceEntryMessage,
   type EntryProtection,
 } from "./pipeline/view-draft.js";
+export { reachFor } from "./pipeline/reach-for.js";
 export { runPipeline, type RunPipelineOptions } from "./pipeline/run-pipeline.js";
 export { withTimeout } from "./pipeline/with-timeout.js";
 export { createMemoryStateStore } from "./pipeline/memory-state-store.js";

@@ -1,31 +1,26 @@
-// Every TypeScript snippet of every README runs against the built packages, so the docs cannot rot.
+// Every TypeScript snippet of every README and contributing guide runs against the built packages, so the docs
+// cannot rot. A snippet that shows a repository file (`<!-- file: … -->`) is compared instead (guide-files.test.ts).
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { extractSnippets } from "./extract-snippets.js";
+import { contributingDocuments, readmes, root } from "./markdown-documents.js";
 
 const run = promisify(execFile);
-const root = fileURLToPath(new URL("../../../", import.meta.url));
 const snippetFolder = fileURLToPath(new URL("../.snippets/", import.meta.url));
 // tsx's loader, found from here: a snippet runs in a temp folder, where `--import tsx` would not resolve.
 const tsxLoader = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/loader.mjs")).href;
-
-function readmes(): string[] {
-  const packages = readdirSync(join(root, "packages")).map((name) => join(root, "packages", name, "README.md"));
-  return [join(root, "README.md"), ...packages].filter((file) => existsSync(file));
-}
 
 rmSync(snippetFolder, { recursive: true, force: true });
 mkdirSync(snippetFolder, { recursive: true });
 afterAll(() => rmSync(snippetFolder, { recursive: true, force: true }));
 
-for (const readme of readmes()) {
-  const name = relative(root, readme);
-  const snippets = extractSnippets(readFileSync(readme, "utf8"));
+for (const name of [...readmes(), ...contributingDocuments()]) {
+  const snippets = extractSnippets(readFileSync(join(root, name), "utf8")).filter((snippet) => snippet.file === undefined);
   if (snippets.length === 0) continue;
   describe(name, () => {
     for (const snippet of snippets) {

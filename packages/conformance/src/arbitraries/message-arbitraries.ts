@@ -72,9 +72,38 @@ export function userMessageArbitrary(): fc.Arbitrary<Message> {
     .map(([content, metadata, name]) => withExtras({ role: "user", content }, metadata, name));
 }
 
-/** An assistant reply with no tool call. */
-export function assistantTextArbitrary(): fc.Arbitrary<Message> {
+/**
+ * A model's reasoning as providers return it: a `reasoning` part with text (and a signature), a
+ * `thinking` part (Anthropic's shape), or a provider-native item with encrypted content. A manager
+ * must keep each byte-identical or drop it with its whole unit: providers reject an edited one.
+ */
+export function reasoningPartArbitrary(): fc.Arbitrary<ContentPart> {
+  return fc.oneof(
+    messageTextArbitrary({ maxFragments: 4 }).map((text): ContentPart => ({ type: "reasoning", text, signature: "sig_reasoning_01" })),
+    messageTextArbitrary({ maxFragments: 4 }).map(
+      (thinking): ContentPart => ({ type: "thinking", thinking, signature: "EqQBCkYIARgCKkB" }),
+    ),
+    fc
+      .nat({ max: 0xffff })
+      .map((value): ContentPart => ({ type: "reasoning", id: `rs_${value.toString(16)}`, encrypted_content: `gAAAAA${value}==` })),
+  );
+}
+
+/** Assistant content with reasoning parts before its text, as a reasoning model answers. */
+export function reasoningContentArbitrary(): fc.Arbitrary<ContentPart[]> {
   return fc
-    .tuple(contentArbitrary(), metadataArbitrary())
+    .tuple(fc.array(reasoningPartArbitrary(), { minLength: 1, maxLength: 2 }), messageTextArbitrary())
+    .map(([reasoning, text]) => [...reasoning, { type: "text", text }]);
+}
+
+/** An assistant reply with no tool call; sometimes with reasoning parts. */
+export function assistantTextArbitrary(): fc.Arbitrary<Message> {
+  const content = fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: contentArbitrary(), weight: 5 },
+    { arbitrary: reasoningContentArbitrary(), weight: 1 },
+  );
+  return fc
+    .tuple(content, metadataArbitrary())
     .map(([content, metadata]) => withExtras({ role: "assistant", content }, metadata, undefined));
 }

@@ -1,7 +1,7 @@
 // A session: a history added one message at a time, with requests for a view at chosen points.
-import { countMessageTokens, estimateCounter, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
 import fc from "fast-check";
-import { budgetArbitrary } from "./budget-arbitrary.js";
+import { budgetSpecificationArbitrary, resolveBudget, type BudgetSpecification } from "./budget-specification.js";
 import { historyArbitrary, type HistoryArbitraryOptions } from "./history-arbitrary.js";
 
 /** A provider's advertised limits; the budget it implies is `contextWindow - maxOutputTokens` at most. */
@@ -31,6 +31,13 @@ export interface SessionArbitraryOptions extends HistoryArbitraryOptions {
   /** Every request uses this one budget (prefix stability compares views of one budget). Default false. */
   readonly sameBudget?: boolean;
   readonly budget?: fc.Arbitrary<number>;
+  /** How budgets are generated, relative to the history or not; `budget` (absolute) wins when both are given. */
+  readonly budgetSpecification?: fc.Arbitrary<BudgetSpecification>;
+  /**
+   * Request a view after every message from a generated point on, instead of at a few random points:
+   * a manager's threshold is then crossed by one message at a time, with a request on each side.
+   */
+  readonly everyMessage?: boolean;
   /** Let some requests give a provider instead of an explicit budget. Default true. */
   readonly providers?: boolean;
 }
@@ -39,43 +46,22 @@ export interface SessionArbitraryOptions extends HistoryArbitraryOptions {
  * How a request states its budget: usually `tokenBudget`, sometimes a provider whose window minus its
  * output reservation equals the budget (the module may subtract its own safety margin on top).
  */
-function maxOutputTokensArbitrary(withProviders: boolean): fc.Arbitrary<number | undefined> {
+export function maxOutputTokensArbitrary(withProviders: boolean): fc.Arbitrary<number | undefined> {
   if (!withProviders) return fc.constant(undefined);
   return fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.integer({ min: 0, max: 4_096 }), weight: 1 });
 }
 
-function toRequest(after: number, budget: number, maxOutputTokens: number | undefined): ViewRequest {
+export function toRequest(after: number, budget: number, maxOutputTokens: number | undefined): ViewRequest {
   if (maxOutputTokens === undefined) return { after, budget };
   return { after, budget, provider: { contextWindow: budget + maxOutputTokens, maxOutputTokens } };
-}
-
-/**
- * A budget as generated: absolute, or a percentage of the history's estimated size at the request.
- * Relative budgets keep a failure's "this history needs compacting" relation while fast-check shrinks
- * the history, so counterexamples shrink to small histories with small budgets.
- */
-type BudgetSpecification = { readonly absolute: number } | { readonly percent: number };
-
-function budgetSpecificationArbitrary(budget: fc.Arbitrary<number>): fc.Arbitrary<BudgetSpecification> {
-  return fc.oneof(
-    { withCrossShrink: true },
-    { arbitrary: budget.map((absolute) => ({ absolute })), weight: 1 },
-    { arbitrary: fc.integer({ min: 1, max: 150 }).map((percent) => ({ percent })), weight: 1 },
-  );
-}
-
-const estimate = estimateCounter();
-
-function resolveBudget(specification: BudgetSpecification, history: readonly Message[]): number {
-  if ("absolute" in specification) return specification.absolute;
-  const tokens = history.reduce((total, message) => total + countMessageTokens(message, estimate), 0);
-  return Math.max(1, Math.round((tokens * specification.percent) / 100));
 }
 
 /** A history plus requests at random points: the shape of a real agent loop. */
 export function sessionArbitrary(options: SessionArbitraryOptions = {}): fc.Arbitrary<Session> {
   const budget =
-    options.budget === undefined ? budgetSpecificationArbitrary(budgetArbitrary()) : options.budget.map((absolute) => ({ absolute }));
+    options.budget === undefined
+      ? (options.budgetSpecification ?? budgetSpecificationArbitrary())
+      : options.budget.map((absolute) => ({ absolute }));
   const source = maxOutputTokensArbitrary(options.providers !== false);
   const early = fc.array(fc.record({ at: fc.nat(), budget, source }), { maxLength: options.maxEarlyRequests ?? 3 });
   return fc.tuple(historyArbitrary(options), early, budget, source).map(([history, earlyRequests, finalBudget, finalSource]) => {
@@ -83,7 +69,14 @@ export function sessionArbitrary(options: SessionArbitraryOptions = {}): fc.Arbi
     const sharedBudget = resolveBudget(finalBudget, history);
     const request = (after: number, specification: BudgetSpecification, maxOutputTokens: number | undefined) =>
       toRequest(after, options.sameBudget === true ? sharedBudget : resolveBudget(specification, history.slice(0, after)), maxOutputTokens);
-    const requests = earlyRequests
+    const dense =
+      options.everyMessage === true && earlyRequests.length > 0
+        ? Array.from({ length: Math.max(0, history.length - 1) }, (_, offset) => ({
+            ...earlyRequests[offset % earlyRequests.length]!,
+            at: offset + 1,
+          }))
+        : earlyRequests;
+    const requests = dense
       .map(({ at, budget: specification, source: maxOutputTokens }) => request(at % (history.length + 1), specification, maxOutputTokens))
       .sort((first, second) => first.after - second.after);
     return { history, requests: [...requests, request(history.length, finalBudget, finalSource)] };

@@ -1,6 +1,7 @@
 // Tool units: an assistant message with one or several parallel calls, and the results that answer them.
 import type { AssistantMessage, ContentPart, ToolMessage } from "@ctxkit/core";
 import fc from "fast-check";
+import { reasoningContentArbitrary } from "./message-arbitraries.js";
 import { messageTextArbitrary } from "./text-arbitrary.js";
 
 export interface ToolOutputOptions {
@@ -89,15 +90,16 @@ export function toolCallsArbitrary(options: ToolOutputOptions = {}): fc.Arbitrar
   );
 }
 
-/** Assistants that call tools often say nothing (`null`), or only a blank line. */
-const toolCallingContentArbitrary: fc.Arbitrary<string | null> = fc.oneof(
+/** Assistants that call tools often say nothing (`null`), or only a blank line; reasoning models think first. */
+const toolCallingContentArbitrary: fc.Arbitrary<string | ContentPart[] | null> = fc.oneof(
   { withCrossShrink: true },
   { arbitrary: fc.constant(null), weight: 3 },
   { arbitrary: fc.constant("\n\n"), weight: 1 },
   { arbitrary: messageTextArbitrary({ maxFragments: 4 }), weight: 2 },
+  { arbitrary: reasoningContentArbitrary(), weight: 1 },
 );
 
-export function toCallMessage(calls: readonly GeneratedCall[], content: string | null): AssistantMessage {
+export function toCallMessage(calls: readonly GeneratedCall[], content: string | ContentPart[] | null): AssistantMessage {
   return {
     role: "assistant",
     content,
@@ -110,7 +112,9 @@ export function toResultMessage(call: GeneratedCall): ToolMessage {
 }
 
 /** The calls and the assistant text that goes with them, for building valid or broken units. */
-export function callMessageArbitrary(options: ToolOutputOptions = {}): fc.Arbitrary<{ calls: GeneratedCall[]; content: string | null }> {
+export function callMessageArbitrary(
+  options: ToolOutputOptions = {},
+): fc.Arbitrary<{ calls: GeneratedCall[]; content: string | ContentPart[] | null }> {
   return fc.record({ calls: toolCallsArbitrary(options), content: toolCallingContentArbitrary });
 }
 

@@ -29,6 +29,29 @@ describe("parseArguments", () => {
     });
   });
 
+  it("should read every declaration the vitest API has: restart, summarizer, capabilities, concurrent adds, timeout", () => {
+    expect(
+      parseArguments([
+        "a",
+        "--restart",
+        "--summarizer",
+        "--shared-store",
+        "--capabilities",
+        "compact,-events",
+        "--concurrent-adds",
+        "8",
+        "--timeout=900",
+      ]),
+    ).toMatchObject({
+      restart: true,
+      summarizer: true,
+      sharedStore: true,
+      capabilities: { compact: true, events: false },
+      concurrentAdds: 8,
+      timeoutMs: 900,
+    });
+  });
+
   it("should take a negative seed written with =", () => {
     expect(parseArguments(["a", "--seed=-5"]).seed).toBe(-5);
   });
@@ -42,6 +65,7 @@ describe("parseArguments", () => {
     [["x", "--runs"], /--runs needs a value/],
     [["x", "--json=yes"], /--json/],
     [[], /name at least one module/],
+    [["x", "--capabilities", "telepathy"], /--capabilities names compact/],
   ])("should turn %j into a usage error", (argv, message) => {
     expect(() => parseArguments(argv)).toThrow(UsageError);
     expect(() => parseArguments(argv)).toThrow(message);

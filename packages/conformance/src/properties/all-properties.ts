@@ -6,18 +6,24 @@ import { callerMarkersProperty } from "./caller-markers.js";
 import { clearProperty } from "./clear.js";
 import { compactProperty } from "./compact.js";
 import { compactionFrequencyProperty } from "./compaction-frequency.js";
+import { compactionProgressProperty } from "./compaction-progress.js";
 import { concurrencyProperty } from "./concurrency.js";
 import { eventsProperty } from "./events.js";
 import { nonDestructiveProperty } from "./non-destructive.js";
 import { orderProperty } from "./order.js";
 import { pairingProperty } from "./pairing.js";
 import { preservationProperty } from "./preservation.js";
+import { offloadRetrievalProperty } from "./offload-retrieval.js";
+import { partialHistoryUnitsProperty } from "./partial-history-units.js";
 import { prefixStabilityProperty } from "./prefix-stability.js";
 import type { ConformanceProperty } from "./property.js";
+import { reasoningIntactProperty } from "./reasoning-intact.js";
 import { recoverOverflowProperty } from "./recover-overflow.js";
 import { restartProperty } from "./restart.js";
 import { resumeProperty } from "./resume.js";
+import { sharedStateProperty } from "./shared-state.js";
 import { summaryCoverageProperty } from "./summary-coverage.js";
+import { unitIntegrityProperty } from "./unit-integrity.js";
 import { usageProperty } from "./usage.js";
 import { validationProperty } from "./validation.js";
 
@@ -25,11 +31,14 @@ import { validationProperty } from "./validation.js";
 export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   pairingProperty,
   orderProperty,
+  unitIntegrityProperty,
+  reasoningIntactProperty,
   nonDestructiveProperty,
   budgetProperty,
   preservationProperty,
   prefixStabilityProperty,
   compactionFrequencyProperty,
+  compactionProgressProperty,
   resumeProperty,
   restartProperty,
   clearProperty,
@@ -43,4 +52,7 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   recoverOverflowProperty,
   usageProperty,
   summaryCoverageProperty,
+  offloadRetrievalProperty,
+  partialHistoryUnitsProperty,
+  sharedStateProperty,
 ];

@@ -10,6 +10,8 @@ import type { Message } from "@ctxkit/core";
 import type { ManagerDriver } from "../subject/manager-driver.js";
 import { isSameOutcome, previewOutcome } from "./outcome-equality.js";
 import { defineProperty, withManager } from "./property.js";
+import { isBudgetErrorLike } from "../checks/error-kinds.js";
+import { createOverflowError, type Recovering } from "./recover-overflow.js";
 
 async function addAll(driver: ManagerDriver, messages: readonly Message[]): Promise<void> {
   for (const message of structuredClone(messages) as Message[]) await driver.manager.addMessage(message);
@@ -29,9 +31,17 @@ export const clearProperty = defineProperty({
   async check({ before, budgets, after }, context) {
     const fresh = await withManager(context, async (driver) => (await driver.walk(after)).outcomes);
     await withManager(context, async (driver) => {
-      // Views at several budgets before clear(), so hidden state (an overflow scale, a floor) has a chance to build up.
+      // Views at several budgets before clear(), and an overflow recovery, so hidden state (an overflow
+      // shrink, a floor, a calibration) has a chance to build up.
       await addAll(driver, before);
       for (const budget of budgets) await driver.request({ budget }, before.length);
+      if (driver.capabilities.recoverOverflow.enabled) {
+        await (driver.manager as Recovering)
+          .recoverOverflow(createOverflowError(), { tokenBudget: budgets[0]! })
+          .catch((error: unknown) => {
+            if (!isBudgetErrorLike(error)) throw error;
+          });
+      }
       await driver.manager.clear();
       const emptied = await driver.manager.getMessages();
       expectThat(

@@ -1,6 +1,7 @@
 // A restless module compacts (a prompt-cache miss) although what it would send fits with room to spare.
 import { isSynthetic, type Message } from "@ctxkit/core";
 import { repairToolPairs } from "@ctxkit/core/kit";
+import { roomyBudgetSpecificationArbitrary } from "../arbitraries/budget-specification.js";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { countViewTokens } from "../checks/count-view-tokens.js";
 import { firstDifference } from "../checks/deep-equal.js";
@@ -20,7 +21,15 @@ export const compactionFrequencyProperty = defineProperty({
   invariant: `When the previous view plus the messages added since (and any repairs) fits in ${ROOMY_SHARE * 100}% of the budget (core's exact count), the next view begins with the previous view, whatever events it announces, unless a compaction with reason \`limit\` (a message window that moved) dropped messages.`,
   // Half the runs: each walks a whole session, as prefix-stability does, and the two share most cases.
   runsFactor: 0.5,
-  arbitrary: () => sessionArbitrary({ broken: true, sameBudget: true, maxEarlyRequests: 5, providers: false }),
+  arbitrary: () =>
+    sessionArbitrary({
+      broken: true,
+      sameBudget: true,
+      maxEarlyRequests: 5,
+      everyMessage: true,
+      providers: false,
+      budgetSpecification: roomyBudgetSpecificationArbitrary(),
+    }),
   describeTally: (tally) => {
     const requests = tally.get("requests") ?? 0;
     if (requests === 0) return undefined;

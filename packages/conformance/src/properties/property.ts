@@ -3,7 +3,7 @@ import type { Message } from "@ctxkit/core";
 import type fc from "fast-check";
 import { sessionArbitrary, type Session } from "../arbitraries/session-arbitrary.js";
 import type { CapabilityName, ResolvedCapabilities } from "../subject/capabilities.js";
-import { ManagerDriver, type RequestOutcome } from "../subject/manager-driver.js";
+import { ManagerDriver, type BudgetRegime, type RequestOutcome } from "../subject/manager-driver.js";
 import type { ResolvedSubject } from "../subject/subject.js";
 
 export interface PropertyContext {
@@ -13,6 +13,8 @@ export interface PropertyContext {
   readonly concurrentAdds: number;
   /** What the subject declared beyond what the kit can detect. */
   readonly features?: SubjectFeatures;
+  /** Which budgets requests may use: every generated one, or only budgets above the minimal view. Default `any`. */
+  readonly regime?: BudgetRegime;
   /** Counts a property keeps across its runs, for the note in its result (e.g. the cache-stable share). */
   readonly tally?: Map<string, number>;
 }
@@ -27,6 +29,8 @@ export interface SubjectFeatures {
   readonly restart?: boolean | undefined;
   /** The module's summary strategy uses the kit's recording summarizer (`settings.summarizer`). */
   readonly summarizer?: boolean | undefined;
+  /** Instances opened on one session id at the same time share its store. */
+  readonly sharedStore?: boolean | undefined;
 }
 
 export interface ConformanceProperty<Input = unknown> {
@@ -58,7 +62,7 @@ export function defineProperty<Input>(property: ConformanceProperty<Input>): Con
 export async function withManager<T>(context: PropertyContext, body: (driver: ManagerDriver) => Promise<T>): Promise<T> {
   const instance = await context.subject.create();
   try {
-    return await body(new ManagerDriver(instance, context.capabilities));
+    return await body(new ManagerDriver(instance, context.capabilities, context.regime));
   } finally {
     await instance.dispose();
   }

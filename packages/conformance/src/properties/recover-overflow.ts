@@ -10,7 +10,7 @@ import { viewTokens, type RequestOutcome } from "../subject/manager-driver.js";
 import { expectStoredHistory } from "./history-checks.js";
 import { defineProperty, withManager } from "./property.js";
 
-type Recovering = ContextManager & { recoverOverflow(error: unknown, options?: RequestOptions): Promise<Message[]> };
+export type Recovering = ContextManager & { recoverOverflow(error: unknown, options?: RequestOptions): Promise<Message[]> };
 
 /** The error a provider adapter would pass on: OpenAI's wording for an over-long prompt. */
 export function createOverflowError(): Error {

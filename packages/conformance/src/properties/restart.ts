@@ -19,7 +19,7 @@ async function inProcess<T>(
 ): Promise<T> {
   const instance = await context.subject.create(settings);
   try {
-    return await body(new ManagerDriver(instance, context.capabilities));
+    return await body(new ManagerDriver(instance, context.capabilities, context.regime));
   } finally {
     await instance.dispose();
   }

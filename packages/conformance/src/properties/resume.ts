@@ -1,6 +1,7 @@
 // Invariant 7: a session resumed with setMessages gives back the same history and, deterministically, the same view.
 import fc from "fast-check";
-import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
+import { budgetSpecificationArbitrary, resolveBudget } from "../arbitraries/budget-specification.js";
+import { maxOutputTokensArbitrary, toRequest, type ViewRequest } from "../arbitraries/session-arbitrary.js";
 import { historyArbitrary } from "../arbitraries/history-arbitrary.js";
 import { expectSameHistory } from "../checks/expect-same-history.js";
 import { expectThat } from "../checks/violation.js";
@@ -13,10 +14,11 @@ async function expectHistory(driver: ManagerDriver, history: readonly Message[],
   expectSameHistory(await driver.manager.getMessages(), history, how);
 }
 
-async function resume(driver: ManagerDriver, history: readonly Message[], budget: number): Promise<RequestOutcome> {
+/** setMessages, then a request right after it: the first view of a resumed session. */
+async function resume(driver: ManagerDriver, history: readonly Message[], request: ViewRequest): Promise<RequestOutcome> {
   await driver.manager.setMessages(structuredClone(history) as Message[]);
   await expectHistory(driver, history, "after setMessages(history)");
-  return driver.request({ budget }, history.length);
+  return driver.request(request, history.length);
 }
 
 export const resumeProperty = defineProperty({
@@ -25,8 +27,15 @@ export const resumeProperty = defineProperty({
   invariant:
     "A fresh instance given setMessages(history) returns that history, and its view for a budget equals another fresh instance's; setMessages on a used instance replaces its state the same way, and adding the messages one by one stores the same history.",
   arbitrary: () =>
-    fc.record({ history: historyArbitrary({ broken: true }), earlier: historyArbitrary({ maxSegments: 3 }), budget: budgetArbitrary() }),
-  async check({ history, earlier, budget }, context) {
+    fc.record({
+      history: historyArbitrary({ broken: true }),
+      earlier: historyArbitrary({ maxSegments: 3 }),
+      budget: budgetSpecificationArbitrary(),
+      // Both budget forms: an explicit tokenBudget, or a provider's window less its output reservation.
+      maxOutputTokens: maxOutputTokensArbitrary(true),
+    }),
+  async check({ history, earlier, budget: specification, maxOutputTokens }, context) {
+    const budget = toRequest(history.length, resolveBudget(specification, history), maxOutputTokens);
     const first = await withManager(context, (driver) => resume(driver, history, budget));
     const second = await withManager(context, (driver) => resume(driver, history, budget));
     expectThat(
@@ -35,7 +44,7 @@ export const resumeProperty = defineProperty({
     );
     const reused = await withManager(context, async (driver) => {
       for (const message of structuredClone(earlier)) await driver.manager.addMessage(message);
-      await driver.request({ budget }, earlier.length);
+      await driver.request(budget, earlier.length);
       return resume(driver, history, budget);
     });
     expectThat(

@@ -61,17 +61,31 @@ function indent(text: string, prefix: string): string {
     .join("\n");
 }
 
-/** A failed check: what it requires, why it failed, and the shrunk counterexample. */
+/** A failed check: what it requires, then each distinct failure with what to fix and its shrunk counterexample. */
 export function formatFailure(check: CheckResult, options: FormatOptions = {}): string {
-  const lines = [`${check.name}: ${check.description}`, indent(check.reason ?? "failed", "  ")];
-  if (check.counterexample !== undefined) {
-    const { counterexample } = check;
+  const lines = [`${check.name}: ${check.description}`];
+  const failures =
+    check.failures ??
+    (check.counterexample === undefined
+      ? []
+      : [{ reason: check.reason ?? "failed", counterexample: check.counterexample, fix: check.fix }]);
+  if (failures.length === 0) lines.push(indent(check.reason ?? "failed", "  "));
+  failures.forEach(({ reason, counterexample, fix }, index) => {
+    if (failures.length > 1) {
+      const regime = counterexample.regime === "above-minimal" ? " (with every budget above the minimal view)" : "";
+      lines.push(`  Failure ${index + 1} of ${failures.length}${regime}:`);
+    }
+    lines.push(indent(reason, "  "));
+    if (fix !== undefined) lines.push(`  Fix: ${fix}`);
     lines.push(`  Counterexample (shrunk ${counterexample.shrinks} time(s)):`);
     lines.push(indent(formatCounterexample(counterexample, options.maxStringLength ?? 1_000), "    "));
     if (options.replayCommand !== undefined) {
-      lines.push(`  Replay: ${options.replayCommand} --only ${check.name} --seed ${counterexample.seed} --path ${counterexample.path}`);
+      const regime = counterexample.regime === undefined ? "" : ` --regime ${counterexample.regime}`;
+      lines.push(
+        `  Replay: ${options.replayCommand} --only ${check.name} --seed ${counterexample.seed} --path ${counterexample.path}${regime}`,
+      );
     }
-  }
+  });
   return lines.join("\n");
 }
 

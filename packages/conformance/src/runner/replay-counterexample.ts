@@ -12,8 +12,11 @@ import { createPropertyContext, probeCapabilities, type ConformanceOptions } fro
  */
 export async function replayCounterexample(
   input: ConformanceSubject,
-  counterexample: Pick<Counterexample, "property" | "input">,
-  options: Pick<ConformanceOptions, "capabilities" | "config" | "subscribe" | "concurrentAdds" | "restart" | "summarizer"> = {},
+  counterexample: Pick<Counterexample, "property" | "input" | "regime">,
+  options: Pick<
+    ConformanceOptions,
+    "capabilities" | "config" | "subscribe" | "concurrentAdds" | "restart" | "summarizer" | "sharedStore"
+  > = {},
 ): Promise<void> {
   const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample?.property);
   if (property === undefined) {
@@ -31,7 +34,8 @@ export async function replayCounterexample(
   });
   const capabilities = await probeCapabilities(subject, options.capabilities);
   try {
-    await property.check(counterexample.input, createPropertyContext(subject, capabilities, options));
+    const context = createPropertyContext(subject, capabilities, options);
+    await property.check(counterexample.input, { ...context, regime: counterexample.regime ?? "any" });
   } catch (error) {
     if (error instanceof PropertyViolation) throw error;
     throw new PropertyViolation(`${counterexample.property}: the manager threw ${describeError(error)}`);

@@ -14,6 +14,15 @@ export interface Counterexample {
   readonly shrinks: number;
   /** The minimal failing input: a session (history and requests), or the property's own record. */
   readonly input: unknown;
+  /** Present when the failure was found with every budget raised above the minimal view; replay it so. */
+  readonly regime?: "above-minimal";
+}
+
+/** One distinct failure of a property: why, the shrunk case, and what to fix in one sentence. */
+export interface PropertyFailure {
+  readonly reason: string;
+  readonly counterexample: Counterexample;
+  readonly fix: string;
 }
 
 export interface CheckResult {
@@ -31,6 +40,13 @@ export interface CheckResult {
   /** What the runs measured besides pass or fail, e.g. the share of cache-stable requests. */
   readonly note?: string;
   readonly counterexample?: Counterexample;
+  /** For a failed property: what to fix, in one sentence, for the failure in `reason`. */
+  readonly fix?: string;
+  /**
+   * Every distinct failure of a failed property, first the one in `reason`: a failure that a trivial
+   * one (the minimal view over a tiny budget) would hide is found with budgets above the minimal view.
+   */
+  readonly failures?: readonly PropertyFailure[];
 }
 
 export interface ConformanceReport {

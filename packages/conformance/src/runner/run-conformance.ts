@@ -15,6 +15,7 @@ import {
 } from "../subject/subject.js";
 import { describeError } from "../checks/violation.js";
 import type { CheckResult, ConformanceReport } from "./report.js";
+import type { BudgetRegime } from "../subject/manager-driver.js";
 import { summarizeChecks } from "./report.js";
 import { runProperty, runsFor } from "./run-property.js";
 import { listStructuralChecks, runStructuralCheck } from "./structural-checks.js";
@@ -27,13 +28,14 @@ export const DEFAULT_CONCURRENT_ADDS = 50;
 export function createPropertyContext(
   subject: PropertyContext["subject"],
   capabilities: ResolvedCapabilities,
-  options: Pick<ConformanceOptions, "concurrentAdds" | "restart" | "summarizer">,
+  options: Pick<ConformanceOptions, "concurrentAdds" | "restart" | "summarizer" | "regime" | "sharedStore">,
 ): PropertyContext {
   return {
     subject,
+    regime: options.regime ?? "any",
     capabilities,
     concurrentAdds: options.concurrentAdds ?? DEFAULT_CONCURRENT_ADDS,
-    features: { restart: options.restart, summarizer: options.summarizer },
+    features: { restart: options.restart, summarizer: options.summarizer, sharedStore: options.sharedStore },
   };
 }
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -66,12 +68,24 @@ export interface ConformanceOptions {
    * session. Enables the restart property. Default false.
    */
   readonly restart?: boolean;
+  /**
+   * Instances opened on the same `sessionId` share one store, at the same time (two workers on one
+   * session): enables **shared-state**, which pins from both concurrently. Default false.
+   */
+  readonly sharedStore?: boolean;
   /** The module's summary strategy uses `settings.summarizer`: the kit then checks what summaries claim to cover. Default false. */
   readonly summarizer?: boolean;
   /** How to hear a plain factory's events; modules are heard through their coordinator's hooks. */
   readonly subscribe?: SubscribeToEvents;
   /** How many `addMessage` calls the concurrency property fires at once. Default 50. */
   readonly concurrentAdds?: number;
+  /**
+   * `above-minimal` raises every budget above the minimal view, as the second pass over a failed
+   * property does; give it to replay a counterexample that carries `regime`. Default `any`.
+   */
+  readonly regime?: BudgetRegime;
+  /** Shrink each failure to a minimal counterexample. `false` stops at the first failing run (a detection sweep). Default true. */
+  readonly shrink?: boolean;
   /** Longest a single run may take. Default 30 s. */
   readonly timeoutMs?: number;
   /** Shown in the report; a module's `meta.name` by default. */
@@ -185,6 +199,7 @@ export async function runConformance(input: ConformanceSubject, options: Conform
       seed,
       path: options.path,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      shrink: options.shrink,
       onRun: (run, total, shrinking) => emit({ type: "run", name: property.name, run, runs: total, shrinking }),
     });
     checks.push(result);

@@ -2,7 +2,9 @@
 import fc from "fast-check";
 import { describeError, PropertyViolation } from "../checks/violation.js";
 import type { ConformanceProperty, PropertyContext } from "../properties/property.js";
-import type { CheckResult } from "./report.js";
+import type { BudgetRegime } from "../subject/manager-driver.js";
+import { describeFix } from "./fix-hints.js";
+import type { CheckResult, PropertyFailure } from "./report.js";
 
 export interface PropertyRunOptions {
   readonly runs: number;
@@ -11,6 +13,8 @@ export interface PropertyRunOptions {
   readonly path?: string | undefined;
   /** Longest time one run may take before it counts as a failure (a hung manager). */
   readonly timeoutMs: number;
+  /** Stop at the first failure instead of shrinking it: detection only, for sweeps over many seeds. Default true. */
+  readonly shrink?: boolean | undefined;
   /** Called before each run, with whether fast-check is shrinking a failure. */
   readonly onRun?: ((run: number, total: number, shrinking: boolean) => void) | undefined;
 }
@@ -26,11 +30,46 @@ function describeFailure(error: unknown): string {
   return `the manager threw ${describeError(error)}`;
 }
 
+/**
+ * Runs the property over every budget, and, when it fails, again with every budget above the minimal
+ * view: one trivial failure ("a 4-token system message at budget 1") must not mask another. Each
+ * distinct failure is reported, shrunk, with a sentence on what to fix.
+ */
 export async function runProperty(
   property: ConformanceProperty,
   input: PropertyContext,
   options: PropertyRunOptions,
 ): Promise<CheckResult> {
+  const regime = input.regime ?? "any";
+  const first = await runPropertyOnce(property, { ...input, regime }, options);
+  if (first.status !== "fail" || first.counterexample === undefined) return first;
+  const primary = toFailure(first, regime);
+  // A replay runs the one case it was given; a detection sweep needs only the first failure.
+  if (regime !== "any" || options.path !== undefined || options.shrink === false) return withFailures(first, [primary]);
+  const roomy = await runPropertyOnce(property, { ...input, regime: "above-minimal" }, options);
+  if (roomy.status !== "fail" || roomy.counterexample === undefined) return withFailures(first, [primary]);
+  const secondary = toFailure(roomy, "above-minimal");
+  const failures = secondary.failureKind === primary.failureKind ? [primary] : [primary, secondary];
+  return withFailures({ ...first, runs: (first.runs ?? 0) + (roomy.runs ?? 0) }, failures);
+}
+
+type ClassifiedFailure = PropertyFailure & { readonly failureKind: string };
+
+function toFailure(result: CheckResult, regime: BudgetRegime): ClassifiedFailure {
+  const counterexample = regime === "any" ? result.counterexample! : { ...result.counterexample!, regime };
+  return { reason: result.reason ?? "", counterexample, ...describeFix(result.reason) };
+}
+
+function withFailures(result: CheckResult, failures: readonly ClassifiedFailure[]): CheckResult {
+  const [primary] = failures;
+  return {
+    ...result,
+    ...(primary === undefined ? {} : { counterexample: primary.counterexample, fix: primary.fix }),
+    failures: failures.map(({ reason, counterexample, fix }) => ({ reason, counterexample, fix })),
+  };
+}
+
+async function runPropertyOnce(property: ConformanceProperty, input: PropertyContext, options: PropertyRunOptions): Promise<CheckResult> {
   const started = performance.now();
   const tally = new Map<string, number>();
   const context: PropertyContext = { ...input, tally };
@@ -53,6 +92,7 @@ export async function runProperty(
       seed: options.seed,
       ...(options.path === undefined ? {} : { path: options.path }),
       timeout: options.timeoutMs,
+      endOnFailure: options.shrink === false,
     });
   } catch (error) {
     // fast-check itself rejects a path that does not lead to a case of this property's arbitrary.

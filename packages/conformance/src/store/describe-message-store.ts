@@ -78,6 +78,21 @@ export function describeMessageStore(name: string, factory: MessageStoreFactory,
       await store.close();
     });
 
+    it("should hand out what it loads as copies: changing them changes nothing stored", async () => {
+      const { store, sessionId } = await opened();
+      await store.load();
+      await store.append(message(0));
+      await store.writeState({ strategy: "summary", key: "kept", value: 1 });
+      const { store: again, session } = await restart(store, sessionId);
+      (session.messages as Message[]).push(message(1));
+      (session.state as Map<string, Map<string, unknown>>).set("intruder", new Map([["k", 1]]));
+      (session.state.get("summary") as Map<string, unknown>).set("kept", 2);
+      const { store: third, session: after } = await restart(again, sessionId);
+      expect(after.messages).toEqual([message(0)]);
+      expect(plain(after.state)).toEqual({ summary: { kept: 1 } });
+      await third.close();
+    });
+
     it("should keep appends in call order across a restart", async () => {
       const { store, sessionId } = await opened();
       await store.load();

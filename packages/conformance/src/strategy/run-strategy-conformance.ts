@@ -11,6 +11,8 @@ export interface StrategyConformanceOptions {
   readonly runs?: number;
   readonly seed?: number;
   readonly path?: string;
+  /** Shrink a failure to a minimal counterexample; `false` stops at the first failing run. Default true. */
+  readonly shrink?: boolean;
 }
 
 export const STRATEGY_INVARIANT =
@@ -29,7 +31,12 @@ export async function runStrategyConformance(subject: StrategySubject, options: 
       runs += 1;
       await checkStrategy(create, input);
     }),
-    { numRuns: options.runs ?? DEFAULT_RUNS, seed, ...(options.path === undefined ? {} : { path: options.path }) },
+    {
+      numRuns: options.runs ?? DEFAULT_RUNS,
+      seed,
+      endOnFailure: options.shrink === false,
+      ...(options.path === undefined ? {} : { path: options.path }),
+    },
   );
   const base = {
     name: "strategy",

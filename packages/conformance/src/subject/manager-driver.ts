@@ -3,6 +3,7 @@ import type { ContextManager, ContextUsage, Message, RequestOptions } from "@ctx
 import type { ProviderLimits, Session, ViewRequest } from "../arbitraries/session-arbitrary.js";
 import { countViewTokens } from "../checks/count-view-tokens.js";
 import { expectExactFit } from "../checks/expect-exact-fit.js";
+import { findRequiredMessages } from "../checks/minimal-view.js";
 import type { ResolvedCapabilities } from "./capabilities.js";
 import type { RecordedEvent } from "./record-events.js";
 import type { ManagerInstance } from "./subject.js";
@@ -25,10 +26,27 @@ export interface RequestOutcome {
 
 const COMPACTION_EVENTS = new Set(["context:pre_compact", "context:post_compact"]);
 
+/**
+ * Which budgets a property run may use. `any` is every generated budget; `above-minimal` raises each
+ * one above what the history's minimal view needs (with a provider's usual safety margin on top), so
+ * that "the minimal view does not fit" cannot arise and cannot hide every other failure behind it.
+ */
+export type BudgetRegime = "any" | "above-minimal";
+
+/** The least budget the above-minimal regime gives a request for `history`. */
+export function aboveMinimalBudget(history: readonly Message[], provider: boolean): number {
+  const minimal = countViewTokens(findRequiredMessages(history).map((item) => item.message));
+  return Math.ceil(minimal * 1.25) + 64 + (provider ? PROVIDER_SAFETY_MARGIN : 0);
+}
+
+/** What core's engine keeps back from a provider's window by default; a roomy budget leaves it too. */
+const PROVIDER_SAFETY_MARGIN = 1_000;
+
 export class ManagerDriver {
   constructor(
     readonly instance: ManagerInstance,
     readonly capabilities: ResolvedCapabilities,
+    readonly regime: BudgetRegime = "any",
   ) {}
 
   get manager(): ContextManager {
@@ -49,7 +67,8 @@ export class ManagerDriver {
   }
 
   /** Asks for a view with an explicit budget, or through a provider when the request names one. */
-  async request(request: Pick<ViewRequest, "budget" | "provider">, after: number): Promise<RequestOutcome> {
+  async request(asked: Pick<ViewRequest, "budget" | "provider">, after: number): Promise<RequestOutcome> {
+    const request = this.regime === "any" ? asked : await this.raiseAboveMinimal(asked);
     const { budget, provider } = request;
     const mark = this.eventMark();
     let view: Message[] | undefined;
@@ -68,6 +87,15 @@ export class ManagerDriver {
     // Every request of every property, however it was reached (resume, clear, compact, a restart…), fits.
     expectExactFit(view as Message[], budget, usage, `the request after ${after} message(s) with budget ${budget}`);
     return { ...base, view: view as Message[] };
+  }
+
+  /** The request with its budget raised above the minimal view of the history the manager holds. */
+  private async raiseAboveMinimal(request: Pick<ViewRequest, "budget" | "provider">): Promise<Pick<ViewRequest, "budget" | "provider">> {
+    const floor = aboveMinimalBudget(await this.manager.getMessages(), request.provider !== undefined);
+    if (request.budget >= floor) return request;
+    if (request.provider === undefined) return { budget: floor };
+    const { maxOutputTokens } = request.provider;
+    return { budget: floor, provider: { contextWindow: floor + maxOutputTokens, maxOutputTokens } };
   }
 
   async readUsage(): Promise<ContextUsage | undefined> {
