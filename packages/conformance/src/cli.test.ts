@@ -150,7 +150,7 @@ describe("ctxkit-conformance main()", () => {
 
   it("should exit 2 on an unknown check name rather than pass vacuously", async () => {
     const { code, stderr } = await run([contextSimpleSource, "--only", "pairing,pairng"]);
-    expect(stderr).toMatch(/Unknown check\(s\): pairng\. Known checks: meta, .*pairing/);
+    expect(stderr).toMatch(/options\.only: unknown check\(s\) pairng; known checks: meta, .*pairing/);
     expect(code).toBe(2);
   });
 

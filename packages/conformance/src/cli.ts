@@ -3,6 +3,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ContextArgumentError } from "@ctxkit/core";
 import { loadModule } from "@ctxkit/core/kit";
 import { createProgressLine, type TextOutput } from "./cli/progress.js";
 import { findMissingConfig, formatMissingConfig } from "./cli/missing-config.js";
@@ -121,7 +122,7 @@ export async function main(
       reports.push(await checkModule(argument, settings, resolved, seed));
     } catch (error) {
       // runConformance rejects only what the command line asked for, such as an unknown --only name.
-      if (!(error instanceof RangeError)) throw error;
+      if (!(error instanceof ContextArgumentError)) throw error;
       resolved.stderr.write(`ctxkit-conformance: ${error.message}\n`);
       return 2;
     }

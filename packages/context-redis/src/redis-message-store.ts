@@ -1,6 +1,6 @@
 // A session in Redis (or Valkey) that many processes write at once: one list, one order for every writer.
 import { createHash } from "node:crypto";
-import { ContextClosedError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
+import { ContextArgumentError, ContextClosedError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
 import { parseDecodedMessage, type StateChange, type StateSnapshot, type StoredSession, type StoreUpdate } from "@ctxkit/core/kit";
 import type { RedisClient } from "./config-schema.js";
 import { ContextStoreCorruptError, ContextStoreUnavailableError } from "./errors.js";
@@ -65,8 +65,11 @@ export class RedisMessageStore implements MessageStore {
   private closing: Promise<void> | undefined;
 
   constructor(options: RedisMessageStoreOptions) {
-    if ((options.url === undefined) === (options.client === undefined))
-      throw new TypeError("RedisMessageStore: give either url or client, exactly one");
+    if ((options?.url === undefined) === (options?.client === undefined)) {
+      throw new ContextArgumentError("RedisMessageStore", [
+        { path: "options.url, options.client", message: "give exactly one: a redis:// URL, or a connected ioredis client" },
+      ]);
+    }
     this.options = options;
     this.sessionId = options.sessionId;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 5_000;

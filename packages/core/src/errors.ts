@@ -26,7 +26,9 @@ export type ContextErrorCode =
   | "CONTEXT_LOCKED"
   | "CONTEXT_STORE_ACCESS"
   | "CONTEXT_STORE_CORRUPT"
-  | "CONTEXT_STORE_UNAVAILABLE";
+  | "CONTEXT_STORE_UNAVAILABLE"
+  | "CONTEXT_ARGUMENT"
+  | "CONTEXT_SUMMARIZER";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -205,5 +207,36 @@ export class ContextStateConflictError extends ContextError {
     );
     this.strategy = strategy;
     this.key = key;
+  }
+}
+
+/**
+ * A public call was given an argument it cannot use (a handler that is not a function, an unknown
+ * encoding, a value that cannot be persisted): each bad field is named. The call changed nothing.
+ */
+export class ContextArgumentError extends ContextError {
+  /** The call that refused, e.g. `hooks.register`. */
+  readonly operation: string;
+  readonly issues: readonly ErrorIssue[];
+
+  constructor(operation: string, issues: readonly ErrorIssue[], options?: { cause?: unknown }) {
+    super("CONTEXT_ARGUMENT", `Invalid argument to ${operation}: ${describeIssues(issues)}`, options);
+    this.operation = operation;
+    this.issues = issues;
+  }
+}
+
+/**
+ * A summarizer's model or provider failed or answered without text (no `choices`, an empty message,
+ * no provider mounted under the name). The request goes on without a summary; fix the model, its
+ * client or the provider's name.
+ */
+export class ContextSummarizerError extends ContextError {
+  /** The model or provider that was asked, e.g. `gpt-4o-mini` or `provider "llm"`. */
+  readonly summarizer: string;
+
+  constructor(summarizer: string, problem: string, options?: { cause?: unknown }) {
+    super("CONTEXT_SUMMARIZER", `The summarizer ${summarizer} ${problem}`, options);
+    this.summarizer = summarizer;
   }
 }

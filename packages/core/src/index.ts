@@ -14,6 +14,8 @@ export {
   ContextCounterError,
   ContextTimeoutError,
   ContextStateConflictError,
+  ContextArgumentError,
+  ContextSummarizerError,
   type ClosedReason,
   type ContextErrorCode,
   type ErrorIssue,

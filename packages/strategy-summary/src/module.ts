@@ -1,5 +1,5 @@
 // The module surface: what a mount plan loads as `{ module: "@ctxkit/strategy-summary", config }`.
-import type { Coordinator } from "@ctxkit/core";
+import { ContextConfigError, type Coordinator } from "@ctxkit/core";
 import { parseConfig, type Strategy } from "@ctxkit/core/kit";
 import { configSchema, type SummaryStrategyConfig } from "./options.js";
 import { isCompletionProvider, providerSummarizer } from "./provider-summarizer.js";
@@ -23,7 +23,12 @@ export function createStrategy(config: SummaryStrategyConfig = {}, coordinator: 
   if (provider === undefined) return createSummaryStrategy(options);
   const mounted: unknown = coordinator.get("providers", provider);
   if (mounted !== undefined && !isCompletionProvider(mounted)) {
-    throw new TypeError(`The provider "${provider}" mounted on the coordinator has no complete() method, so it cannot summarize.`);
+    throw new ContextConfigError(meta.name, [
+      {
+        path: "provider",
+        message: `the provider "${provider}" mounted on the coordinator has no complete() method, so it cannot summarize`,
+      },
+    ]);
   }
   return createSummaryStrategy({ ...options, summarizer: providerSummarizer(coordinator, provider, model) });
 }

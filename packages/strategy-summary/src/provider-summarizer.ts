@@ -1,5 +1,5 @@
 // A summarizer over a provider mounted on the coordinator: what a mount plan uses, since it cannot hold a function.
-import type { Coordinator } from "@ctxkit/core";
+import { ContextSummarizerError, type Coordinator } from "@ctxkit/core";
 import { buildSummaryChat, type ChatMessage } from "./render-transcript.js";
 import type { Summarizer } from "./summarizer.js";
 
@@ -36,13 +36,21 @@ export function providerSummarizer(coordinator: Coordinator, providerName: strin
     const provider: unknown = coordinator.get("providers", providerName);
     if (!isCompletionProvider(provider)) {
       const found = provider === undefined ? "none is mounted" : "the mounted one has no complete() method";
-      throw new Error(`The summary needs a provider "${providerName}" with complete({ messages, maxTokens, signal }); ${found}.`);
+      throw new ContextSummarizerError(
+        `provider "${providerName}"`,
+        `needs a provider mounted at providers under that name with complete({ messages, maxTokens, signal }); ${found}.`,
+      );
     }
     const completion: CompletionRequest = { messages: buildSummaryChat(request), signal: request.signal };
     if (request.maxTokens !== undefined) completion.maxTokens = request.maxTokens;
     if (model !== undefined) completion.model = model;
     const text = replyText(await provider.complete(completion));
-    if (text === undefined || text.trim() === "") throw new Error(`The provider "${providerName}" answered without text.`);
+    if (text === undefined || text.trim() === "") {
+      throw new ContextSummarizerError(
+        `provider "${providerName}"`,
+        "answered without text: complete() must resolve to a string or { content } / { text }.",
+      );
+    }
     return text;
   };
 }

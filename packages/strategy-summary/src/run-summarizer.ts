@@ -1,5 +1,5 @@
 // Extends a summary over newly covered history messages: one incremental summarizer call per chunk, each saved as a checkpoint.
-import type { Message, TokenCounter } from "@ctxkit/core";
+import { ContextSummarizerError, type Message, type TokenCounter } from "@ctxkit/core";
 import { withTimeout } from "@ctxkit/core/kit";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
 import { collectFiles, NO_FILES } from "./file-operations.js";
@@ -102,7 +102,9 @@ export async function extendSummary(
       }),
     );
     signal.throwIfAborted();
-    if (typeof answer !== "string" || unwrapSummary(answer) === "") throw new Error("The summarizer returned no summary text.");
+    if (typeof answer !== "string" || unwrapSummary(answer) === "") {
+      throw new ContextSummarizerError("function", "returned no summary text: it must resolve to a non-empty string.");
+    }
     text = fitText(unwrapSummary(answer), maxSummaryTokens, counter);
     files = collectFiles(
       chunk.map((index) => history[index]!),

@@ -1,4 +1,5 @@
 // Token budgets from absurd (nothing fits) to generous (nothing needs compacting).
+import { ContextArgumentError } from "@ctxkit/core";
 import fc from "fast-check";
 
 export interface BudgetArbitraryOptions {
@@ -26,6 +27,10 @@ export function budgetArbitrary(options: BudgetArbitraryOptions = {}): fc.Arbitr
     .map((band) => ({ from: Math.max(band.from, min), to: Math.min(band.to, max), weight: band.weight }))
     .filter((band) => band.from <= band.to)
     .map((band) => ({ arbitrary: fc.integer({ min: band.from, max: band.to }), weight: band.weight }));
-  if (arbitraries.length === 0) throw new RangeError(`budgetArbitrary: empty range ${min}..${max}`);
+  if (arbitraries.length === 0) {
+    throw new ContextArgumentError("budgetArbitrary", [
+      { path: "options", message: `empty range ${min}..${max}: min must be at most max` },
+    ]);
+  }
   return fc.oneof({ withCrossShrink: true }, ...arbitraries);
 }

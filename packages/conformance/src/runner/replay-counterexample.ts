@@ -1,4 +1,5 @@
 // Replays a pasted counterexample against a subject, so a failure becomes a plain regression test.
+import { ContextArgumentError } from "@ctxkit/core";
 import { describeError, PropertyViolation } from "../checks/violation.js";
 import { CONFORMANCE_PROPERTIES } from "../properties/all-properties.js";
 import { resolveSubject, unwrapDefaultExport, type ConformanceSubject } from "../subject/subject.js";
@@ -17,8 +18,15 @@ export async function replayCounterexample(
     "capabilities" | "config" | "subscribe" | "concurrentAdds" | "restart" | "summarizer" | "sharedStore"
   > = {},
 ): Promise<void> {
-  const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample.property);
-  if (property === undefined) throw new RangeError(`No conformance property is named "${counterexample.property}"`);
+  const property = CONFORMANCE_PROPERTIES.find((candidate) => candidate.name === counterexample?.property);
+  if (property === undefined) {
+    throw new ContextArgumentError("replayCounterexample", [
+      {
+        path: "counterexample.property",
+        message: `no conformance property is named ${JSON.stringify(counterexample?.property)}; pass a counterexample from a report`,
+      },
+    ]);
+  }
   const subject = resolveSubject(unwrapDefaultExport(input) as ConformanceSubject, {
     config: options.config ?? {},
     subscribe: options.subscribe,

@@ -1,4 +1,5 @@
 // runConformance: the structural checks, then every property, as one framework-free report.
+import { ContextArgumentError } from "@ctxkit/core";
 import { CONFORMANCE_PROPERTIES } from "../properties/all-properties.js";
 import type { ConformanceProperty, PropertyContext } from "../properties/property.js";
 import { CAPABILITY_NAMES, resolveCapabilities, type CapabilityFlags, type ResolvedCapabilities } from "../subject/capabilities.js";
@@ -143,7 +144,11 @@ export async function runConformance(input: ConformanceSubject, options: Conform
   // A misspelt name in `only` would otherwise pass vacuously, checking nothing.
   const known = [...structuralChecks.map((check) => check.name), ...CONFORMANCE_PROPERTIES.map((property) => property.name)];
   const unknown = (options.only ?? []).filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new RangeError(`Unknown check(s): ${unknown.join(", ")}. Known checks: ${known.join(", ")}.`);
+  if (unknown.length > 0) {
+    throw new ContextArgumentError("runConformance", [
+      { path: "options.only", message: `unknown check(s) ${unknown.join(", ")}; known checks: ${known.join(", ")}` },
+    ]);
+  }
   emit({ type: "start", subject: subjectName(subject, options), kind: resolved.kind, seed, runs });
 
   for (const check of structuralChecks) {

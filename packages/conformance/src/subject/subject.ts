@@ -1,5 +1,5 @@
 // What the kit tests: a factory of managers, or a context module that mounts one on a coordinator.
-import { createCoordinator, isContextManager, type ContextManager, type Coordinator } from "@ctxkit/core";
+import { ContextArgumentError, createCoordinator, isContextManager, type ContextManager, type Coordinator } from "@ctxkit/core";
 import { recordCoordinatorEvents, recordSubscribedEvents, type RecordedEvent } from "./record-events.js";
 import { createSessionSettings, resolveConfig, type SessionSettings } from "./session-settings.js";
 
@@ -117,7 +117,9 @@ export function resolveSubject(input: ConformanceSubject, options: SubjectOption
     };
   }
   if (typeof subject !== "function") {
-    throw new TypeError("ctxkit-conformance: expected a factory () => ContextManager or a context module (meta, mount)");
+    throw new ContextArgumentError("ctxkit-conformance", [
+      { path: "subject", message: "expected a factory () => ContextManager or a context module (meta, mount)" },
+    ]);
   }
   const factory = subject as ContextManagerFactory;
   return { kind: "factory", create: (settings = createSessionSettings()) => callFactory(factory, options, settings) };

@@ -1,3 +1,4 @@
+import { ContextArgumentError } from "../errors.js";
 import { describe, expect, it, vi } from "vitest";
 import { createCleanupStack } from "./cleanup-stack.js";
 
@@ -76,6 +77,6 @@ describe("cleanup failures", () => {
 
   it("should reject something that is not a function", () => {
     const stack = createCleanupStack();
-    expect(() => stack.registerCleanup("nope" as never)).toThrow(TypeError);
+    expect(() => stack.registerCleanup("nope" as never)).toThrow(ContextArgumentError);
   });
 });

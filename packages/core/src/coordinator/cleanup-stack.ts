@@ -1,4 +1,5 @@
 // Cleanups: undo in reverse order of set-up, every one of them, even when some fail.
+import { ContextArgumentError } from "../errors.js";
 
 export type Cleanup = () => void | Promise<void>;
 
@@ -22,7 +23,7 @@ export function createCleanupStack(): CleanupStack {
 
   function registerCleanup(cleanup: Cleanup): void {
     if (typeof cleanup !== "function") {
-      throw new TypeError("registerCleanup needs a function.");
+      throw new ContextArgumentError("registerCleanup", [{ path: "cleanup", message: `needs a function, got ${typeof cleanup}` }]);
     }
     pending.push(cleanup);
   }

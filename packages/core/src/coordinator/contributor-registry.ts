@@ -1,4 +1,5 @@
 // Contribution channels: modules offer values (e.g. the events they emit) that anyone can collect on demand.
+import { ContextArgumentError } from "../errors.js";
 import type { HandlerErrorReporter } from "./handler-error.js";
 
 /** The channels ctxkit itself defines, and the value each contributor returns. */
@@ -28,7 +29,9 @@ export function createContributorRegistry(reportError: HandlerErrorReporter): Co
 
   function registerContributor(channel: string, name: string, contributor: Contributor): () => void {
     if (typeof contributor !== "function") {
-      throw new TypeError(`registerContributor("${channel}", "${name}", …) needs a function.`);
+      throw new ContextArgumentError(`registerContributor("${String(channel)}", "${String(name)}")`, [
+        { path: "contributor", message: `needs a function, got ${typeof contributor}` },
+      ]);
     }
     const contributors = channels.get(channel) ?? new Map<string, Contributor>();
     contributors.set(name, contributor);

@@ -41,7 +41,7 @@ describe("hooks.register priority", () => {
 
   it("should reject a priority that is not a finite number", () => {
     const { hooks } = createRecordingRegistry();
-    expect(() => hooks.register("tick", () => {}, { priority: Number.NaN })).toThrow(/priority must be a finite number/);
+    expect(() => hooks.register("tick", () => {}, { priority: Number.NaN })).toThrow(/options\.priority: must be a finite number/);
   });
 });
 

@@ -1,4 +1,5 @@
 // Hooks: event handlers that run one after another and never break the emitter.
+import { ContextArgumentError } from "../errors.js";
 import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { HandlerErrorReporter } from "./handler-error.js";
 
@@ -36,17 +37,21 @@ export function createHookRegistry(reportError: HandlerErrorReporter): HookRegis
 
   function register(event: string, handler: HookHandler<never>, options: HookOptions = {}): () => void {
     if (typeof handler !== "function") {
-      throw new TypeError(`hooks.register("${event}", …) needs a function handler.`);
+      throw new ContextArgumentError(`hooks.register("${String(event)}")`, [
+        { path: "handler", message: `needs a function, got ${typeof handler}; pass (payload) => …` },
+      ]);
     }
-    const priority = options.priority ?? 0;
-    if (!Number.isFinite(priority)) {
-      throw new TypeError(`hooks.register("${event}", …): priority must be a finite number, got ${String(priority)}.`);
+    const priority: unknown = options?.priority ?? 0;
+    if (typeof priority !== "number" || !Number.isFinite(priority)) {
+      throw new ContextArgumentError(`hooks.register("${String(event)}")`, [
+        { path: "options.priority", message: `must be a finite number, got ${String(priority)}` },
+      ]);
     }
     const registration: Registration = {
       // Each handler is only ever called with its own event's payload, so widening it is safe.
       handler: handler as HookHandler,
       priority,
-      name: options.name ?? (handler.name || undefined),
+      name: options?.name ?? (handler.name || undefined),
       isActive: true,
     };
     const list = registrations.get(event) ?? [];

@@ -1,3 +1,4 @@
+import { ContextArgumentError } from "../errors.js";
 import { describe, expect, it } from "vitest";
 import { MountPointError } from "../errors.js";
 import type { Provider } from "../protocol.js";
@@ -56,8 +57,8 @@ describe("named points", () => {
 
   it("should require a name", async () => {
     const points = createMountPoints();
-    await expect(points.mount("tools", {}, {} as never)).rejects.toThrow(/Mounting at "tools" needs a name/);
-    await expect(points.mount("tools", {}, { name: "" })).rejects.toThrow(/needs a name/);
+    await expect(points.mount("tools", {}, {} as never)).rejects.toThrow(ContextArgumentError);
+    await expect(points.mount("tools", {}, { name: "" })).rejects.toThrow(/options\.name: needs a non-empty name/);
   });
 
   it("should replace an instance mounted again under the same name", async () => {

@@ -1,5 +1,5 @@
 // Mount points: one slot for the context manager, named slots for providers and tools.
-import { MountPointError } from "../errors.js";
+import { ContextArgumentError, MountPointError } from "../errors.js";
 import { isContextManager, type ContextManager, type Provider } from "../protocol.js";
 
 export const MOUNT_POINTS = ["context", "providers", "tools"] as const;
@@ -49,22 +49,28 @@ export function createMountPoints(): MountPoints {
   async function mount(point: MountPoint, instance: unknown, options?: { name?: string }): Promise<void> {
     assertKnown(point);
     if (instance === undefined || instance === null) {
-      throw new TypeError(`Cannot mount ${String(instance)} at "${point}"; use unmount("${point}") to empty it.`);
+      throw new ContextArgumentError(`mount("${point}")`, [
+        { path: "instance", message: `cannot be ${String(instance)}; use unmount("${point}") to empty the point` },
+      ]);
     }
     if (point === "context") {
       // Modules written in plain JavaScript get no compiler check, so the protocol is checked here.
       if (!isContextManager(instance)) {
-        throw new TypeError(
-          `Cannot mount at "context": the instance is not a ContextManager ` +
-            `(it needs addMessage, getMessagesForRequest, getMessages, setMessages and clear methods).`,
-        );
+        throw new ContextArgumentError('mount("context")', [
+          {
+            path: "instance",
+            message: "is not a ContextManager (it needs addMessage, getMessagesForRequest, getMessages, setMessages and clear methods)",
+          },
+        ]);
       }
       context = instance;
       return;
     }
     const name = options?.name;
     if (typeof name !== "string" || name === "") {
-      throw new TypeError(`Mounting at "${point}" needs a name: mount("${point}", instance, { name: "…" }).`);
+      throw new ContextArgumentError(`mount("${point}")`, [
+        { path: "options.name", message: `needs a non-empty name: mount("${point}", instance, { name: "…" })` },
+      ]);
     }
     (named[point] as Map<string, unknown>).set(name, instance);
   }

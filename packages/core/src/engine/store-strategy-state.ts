@@ -1,4 +1,5 @@
 // Strategy state backed by the message store: reads from memory, writes recorded, so checkpoints survive a restart.
+import { ContextArgumentError } from "../errors.js";
 import { findNonJson } from "../messages/find-non-json.js";
 import type { StrategyStateStore } from "../pipeline/strategy.js";
 import type { StateChange, StateSnapshot } from "../store/message-store.js";
@@ -35,8 +36,11 @@ export class StoreStrategyState {
       set: (key: string, value: unknown): Promise<void> => {
         const problem = value === undefined ? { path: "", problem: "undefined is not JSON; use delete()" } : findNonJson(value);
         if (problem !== undefined) {
-          const where = problem.path === "" ? "" : ` at ${problem.path}`;
-          return Promise.reject(new TypeError(`Strategy "${strategy}" state "${key}" cannot be persisted${where}: ${problem.problem}`));
+          return Promise.reject(
+            new ContextArgumentError(`the state store of strategy "${strategy}": set("${key}")`, [
+              { path: problem.path === "" ? "value" : `value.${problem.path}`, message: `cannot be persisted: ${problem.problem}` },
+            ]),
+          );
         }
         const json = JSON.stringify(value);
         const unchanged = this.recorded.get(strategy)?.get(key) === json;

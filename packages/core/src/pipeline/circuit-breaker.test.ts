@@ -1,3 +1,4 @@
+import { ContextArgumentError } from "../errors.js";
 import { describe, expect, it } from "vitest";
 import { CircuitBreaker } from "./circuit-breaker.js";
 
@@ -80,9 +81,9 @@ describe("CircuitBreaker", () => {
 
   describe("options", () => {
     it("should reject a threshold below 1 and a negative or fractional cool-down", () => {
-      expect(() => new CircuitBreaker({ failureThreshold: 0 })).toThrow(RangeError);
-      expect(() => new CircuitBreaker({ cooldownRequests: -1 })).toThrow(RangeError);
-      expect(() => new CircuitBreaker({ cooldownRequests: 1.5 })).toThrow(RangeError);
+      expect(() => new CircuitBreaker({ failureThreshold: 0 })).toThrow(ContextArgumentError);
+      expect(() => new CircuitBreaker({ cooldownRequests: -1 })).toThrow(ContextArgumentError);
+      expect(() => new CircuitBreaker({ cooldownRequests: 1.5 })).toThrow(ContextArgumentError);
     });
   });
 });

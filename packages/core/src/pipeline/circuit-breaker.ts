@@ -1,4 +1,5 @@
 // A per-strategy circuit breaker: a strategy that keeps failing is skipped for a while, then retried once.
+import { ContextArgumentError } from "../errors.js";
 
 export interface CircuitBreakerOptions {
   /** Consecutive failures that open the circuit. Default 3. */
@@ -26,12 +27,16 @@ export class CircuitBreaker {
   readonly #records = new Map<string, StrategyRecord>();
 
   constructor(options: CircuitBreakerOptions = {}) {
-    const { failureThreshold = 3, cooldownRequests = 5 } = options;
+    const { failureThreshold = 3, cooldownRequests = 5 } = options ?? {};
     if (!Number.isInteger(failureThreshold) || failureThreshold < 1) {
-      throw new RangeError(`failureThreshold must be an integer of at least 1, got ${failureThreshold}.`);
+      throw new ContextArgumentError("CircuitBreaker", [
+        { path: "failureThreshold", message: `must be an integer of at least 1, got ${String(failureThreshold)}` },
+      ]);
     }
     if (!Number.isInteger(cooldownRequests) || cooldownRequests < 0) {
-      throw new RangeError(`cooldownRequests must be a non-negative integer, got ${cooldownRequests}.`);
+      throw new ContextArgumentError("CircuitBreaker", [
+        { path: "cooldownRequests", message: `must be a non-negative integer, got ${String(cooldownRequests)}` },
+      ]);
     }
     this.failureThreshold = failureThreshold;
     this.cooldownRequests = cooldownRequests;

@@ -1,3 +1,4 @@
+import { ContextArgumentError } from "../errors.js";
 import { describe, expect, it } from "vitest";
 import { type TokenizerOption, resolveTokenCounter } from "./resolve-token-counter.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -40,7 +41,7 @@ describe("resolveTokenCounter", () => {
     });
 
     it("should reject an object that is not a counter", () => {
-      expect(() => resolveTokenCounter({ name: "broken" } as unknown as TokenizerOption)).toThrow(TypeError);
+      expect(() => resolveTokenCounter({ name: "broken" } as unknown as TokenizerOption)).toThrow(ContextArgumentError);
     });
   });
 });

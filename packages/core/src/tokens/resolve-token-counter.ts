@@ -1,4 +1,5 @@
 // Turns a module's `tokenizer` option into a counter: an encoding name, "estimate", or a counter of your own.
+import { ContextArgumentError } from "../errors.js";
 import { estimateCounter } from "./estimate-counter.js";
 import { tiktokenCounter, type TiktokenEncoding } from "./tiktoken-counter.js";
 import type { TokenCounter } from "./token-counter.js";
@@ -17,6 +18,11 @@ export function resolveTokenCounter(option: TokenizerOption = "o200k_base"): Tok
       return estimateCounter();
     default:
       // Reachable from JavaScript or an unchecked config: name what would have worked.
-      throw new TypeError(`Unknown tokenizer ${JSON.stringify(option)}: use "o200k_base", "cl100k_base", "estimate" or a TokenCounter.`);
+      throw new ContextArgumentError("resolveTokenCounter", [
+        {
+          path: "tokenizer",
+          message: `unknown tokenizer ${JSON.stringify(option)}: use "o200k_base", "cl100k_base", "estimate" or a TokenCounter`,
+        },
+      ]);
   }
 }

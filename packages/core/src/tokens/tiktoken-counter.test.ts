@@ -249,6 +249,6 @@ describe("tiktokenCounter({ ranks })", () => {
   });
 
   it("should reject an unknown encoding by name", () => {
-    expect(() => tiktokenCounter("p50k_base" as never)).toThrow(/Unknown tiktoken encoding "p50k_base"/);
+    expect(() => tiktokenCounter("p50k_base" as never)).toThrow(/encoding: unknown encoding "p50k_base"/);
   });
 });

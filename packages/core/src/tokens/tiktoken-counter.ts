@@ -1,4 +1,5 @@
 // Exact tiktoken counts, built lazily once per encoding, in time linear in the text's length.
+import { ContextArgumentError } from "../errors.js";
 import { createRequire } from "node:module";
 import type { TokenCounter } from "./token-counter.js";
 
@@ -74,10 +75,17 @@ function loadRankFile(encoding: TiktokenEncoding): TiktokenRanks {
     loaded = encoding === "o200k_base" ? require("js-tiktoken/ranks/o200k_base") : require("js-tiktoken/ranks/cl100k_base");
   } catch (error) {
     // A bundle has no node_modules to require from: say how to hand the ranks over instead.
-    throw new Error(
-      `Cannot load js-tiktoken's rank file for ${encoding} (${error instanceof Error ? error.message : String(error)}). ` +
-        `In a bundle, import it and pass it: import ${encoding} from "js-tiktoken/ranks/${encoding}"; ` +
-        `tiktokenCounter({ encoding: "${encoding}", ranks: ${encoding} }).`,
+    throw new ContextArgumentError(
+      `tiktokenCounter("${encoding}")`,
+      [
+        {
+          path: "ranks",
+          message:
+            `Cannot load js-tiktoken's rank file for ${encoding} (${error instanceof Error ? error.message : String(error)}). ` +
+            `In a bundle, import it and pass it: import ${encoding} from "js-tiktoken/ranks/${encoding}"; ` +
+            `tiktokenCounter({ encoding: "${encoding}", ranks: ${encoding} }).`,
+        },
+      ],
       { cause: error },
     );
   }
@@ -87,9 +95,9 @@ function loadRankFile(encoding: TiktokenEncoding): TiktokenRanks {
 
 function checkRanks(ranks: TiktokenRanks, encoding: TiktokenEncoding): TiktokenRanks {
   if (typeof ranks?.bpe_ranks !== "string") {
-    throw new TypeError(
-      `The rank data for ${encoding} has no "bpe_ranks" string: pass a js-tiktoken rank file, such as js-tiktoken/ranks/${encoding}.`,
-    );
+    throw new ContextArgumentError(`tiktokenCounter("${encoding}")`, [
+      { path: "ranks", message: `has no "bpe_ranks" string: pass a js-tiktoken rank file, such as js-tiktoken/ranks/${encoding}` },
+    ]);
   }
   return ranks;
 }
@@ -281,7 +289,9 @@ function countSegment(text: string, encoder: Encoder): number {
 export function tiktokenCounter(options: TiktokenEncoding | TiktokenCounterOptions = "o200k_base"): TokenCounter {
   const { encoding = "o200k_base", ranks } = typeof options === "string" ? { encoding: options } : options;
   if (encoding !== "o200k_base" && encoding !== "cl100k_base") {
-    throw new TypeError(`Unknown tiktoken encoding ${JSON.stringify(encoding)}: use "o200k_base" or "cl100k_base".`);
+    throw new ContextArgumentError("tiktokenCounter", [
+      { path: "encoding", message: `unknown encoding ${JSON.stringify(encoding)}: use "o200k_base" or "cl100k_base"` },
+    ]);
   }
   // Checked now, not on the first count: a wrong import should fail where it is written.
   if (ranks !== undefined) checkRanks(ranks, encoding);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { ContextError, type ContextManager, type RequestOptions } from "@ctxkit/core";
 import type { AgentInputItem, AgentsSession } from "./agent-input-item.js";
 import { fromAgentInputItems, toAgentInputItems } from "./agent-items.js";
+import { lastWholeItems } from "./last-whole-items.js";
 
 export interface CtxkitSessionOptions {
   /** The manager that keeps the session's history and builds its views. */
@@ -25,7 +26,8 @@ export class SessionPopError extends ContextError {
 
 /**
  * `Session` for `run(agent, input, { session })`. `getItems` returns the manager's view (fitting the budget,
- * tool pairs whole, `metadata` left out) as agent items; `addItems` adds to the full history, which no view
+ * tool pairs whole, `metadata` left out) as agent items; `getItems(limit)` gives at most the last `limit` of them,
+ * dropping a tool unit at the start that the cut would split (never a result without its call); `addItems` adds to the full history, which no view
  * ever shortens. `popItem` removes the last item (an assistant turn with several items gives back its last).
  */
 export class CtxkitSession implements AgentsSession {
@@ -46,8 +48,7 @@ export class CtxkitSession implements AgentsSession {
   async getItems(limit?: number): Promise<AgentInputItem[]> {
     const requestOptions = typeof this.#requestOptions === "function" ? this.#requestOptions() : this.#requestOptions;
     const items = toAgentInputItems(await this.#manager.getMessagesForRequest(requestOptions));
-    if (limit === undefined) return items;
-    return limit <= 0 ? [] : items.slice(-limit);
+    return limit === undefined ? items : lastWholeItems(items, limit);
   }
 
   async addItems(items: AgentInputItem[]): Promise<void> {
