@@ -7,7 +7,7 @@ import { createSimpleContext } from "@ctxkit/context-simple";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnthropicImitation } from "./anthropic-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
 
 const tools: Tool[] = [
@@ -31,7 +31,7 @@ type Block = { type: string; cache_control?: unknown };
 
 describe("contextMessages with Anthropic's context management", () => {
   it("should store each compaction block verbatim as its own record, send the latest first, and keep the edits", async () => {
-    const context = createSimpleContext({ maxTokens: WINDOW });
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
     const claude = contextMessages(new Anthropic({ baseURL: server.url, apiKey: "test", maxRetries: 0 }), context);
     const params = { model: "claude-sonnet-4-6", tools, max_tokens: 1024, context_management: contextManagement };
     for (let turn = 1; turn <= 15; turn += 1) {

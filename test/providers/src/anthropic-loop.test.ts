@@ -8,7 +8,7 @@ import { createSimpleContext } from "@ctxkit/context-simple";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnthropicImitation } from "./anthropic-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
 import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
@@ -34,7 +34,7 @@ async function runTool(call: Anthropic.ToolUseBlock): Promise<string> {
 
 describe("the @ctxkit/anthropic README loop against a strict Messages imitation", () => {
   it("should run 40 turns with no request failing after its recovery, every accepted request within the window", async () => {
-    const context = createSimpleContext({ maxTokens: WINDOW });
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
     const recoveries = countRecoveries(context);
     const client = new Anthropic({ baseURL: server.url, apiKey: "test", maxRetries: 0 });
     const model = "claude-sonnet-4-6";

@@ -8,7 +8,7 @@ import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
 import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
@@ -37,7 +37,7 @@ async function runTool(call: OpenAI.Chat.Completions.ChatCompletionMessageToolCa
 
 describe("the @ctxkit/openai README loop against a strict Chat Completions imitation", () => {
   it("should run 40 turns with no request failing after its recovery, every accepted request within the window", async () => {
-    const context = createSimpleContext({ maxTokens: WINDOW });
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
     const recoveries = countRecoveries(context);
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test", maxRetries: 0 });
     const model = "gpt-4.1-mini";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnthropicImitation } from "./anthropic-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
 import { questionFor, readFile } from "./scripted-model.js";
 
 let openAIServer: LoopbackServer;
@@ -83,7 +83,7 @@ describe("the Chat Completions imitation", () => {
   });
 
   it("should stop the same 40-turn loop once recovery is off: the rejections the loop test recovers are real", async () => {
-    const context = createSimpleContext({ maxTokens: WINDOW });
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
     const chat = contextChatCompletions(openai, context, { recoverOverflow: false });
     const failure = (async () => {
       for (let turn = 1; turn <= 40; turn += 1) {

@@ -2,6 +2,20 @@
 import { tiktokenCounter } from "@ctxkit/core";
 
 export const WINDOW = 8_192;
+/**
+ * A manager tuned to fill the window (the earlier default: compact late, to a large target, clearing
+ * results but the newest five). Today's default compacts early and deep enough that a 1.2× provider
+ * never overflows it, and these loops exist to prove the recovery.
+ */
+export const FILLS_THE_WINDOW: {
+  compactThreshold: number;
+  targetRatio: number;
+  strategies: ("clear-tool-results" | "trim-long-text" | "truncate")[];
+} = {
+  compactThreshold: 0.92,
+  targetRatio: 0.6,
+  strategies: ["clear-tool-results", "trim-long-text", "truncate"],
+};
 const RATIO = 1.2;
 const counter = tiktokenCounter();
 const counts = new Map<string, number>();

@@ -33,6 +33,13 @@ function matchSources(view: readonly Message[], history: readonly Message[]): Ar
   let cursor = 0;
   return view.map((message) => {
     if (isSynthetic(message)) return undefined;
+    // An exact copy names its source: a message equal to a later one must not be matched to an earlier one it merely
+    // resembles (two assistant messages with the same call ids, one with reasoning parts and one without).
+    const exact = history.findIndex((candidate, index) => index >= cursor && isDeepEqual(message, candidate));
+    if (exact !== -1) {
+      cursor = exact + 1;
+      return history[exact];
+    }
     while (cursor < history.length && !isTakenFrom(message, history[cursor]!)) cursor += 1;
     return cursor < history.length ? history[cursor++] : undefined;
   });
