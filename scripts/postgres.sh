@@ -10,9 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ENV_FILE="$(pwd)/.tmp/postgres.env"
+ENV_FILE="$PWD/.tmp/postgres.env"
 # Remembers the server's folder and port between `start` and `stop`.
-STATE_FILE="$(pwd)/.tmp/postgres.server"
+STATE_FILE="$PWD/.tmp/postgres.server"
 
 find_bin() {
   ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1

@@ -6,9 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ENV_FILE="$(pwd)/.tmp/redis.env"
+ENV_FILE="$PWD/.tmp/redis.env"
 # Where the running server's folder is recorded, so `stop` finds it.
-DIR_FILE="$(pwd)/.tmp/redis.dir"
+DIR_FILE="$PWD/.tmp/redis.dir"
 
 running() {
   [ -f "$DIR_FILE" ] && [ -f "$(cat "$DIR_FILE")/redis.pid" ] && kill -0 "$(cat "$(cat "$DIR_FILE")/redis.pid")" 2>/dev/null
