@@ -80,6 +80,8 @@ export const offloadRetrievalProperty = defineProperty({
   title: "should retrieve exactly the offloaded tool result each reference stands for",
   invariant:
     "Calling retrieve_tool_result (core's context tools over the manager) with the arguments an offload reference in a view gives returns the whole text of the history result that reference replaced, even when later turns reuse its tool-call id.",
+  // Cheap per run, and a repeated id reaches an offloaded result in only some sessions: twice the runs, so no seed misses it.
+  runsFactor: 2,
   describeTally: (tally) => {
     const references = tally.get("references") ?? 0;
     return `${references} offload reference(s) retrieved`;
