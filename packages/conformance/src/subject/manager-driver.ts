@@ -68,7 +68,7 @@ export class ManagerDriver {
 
   /** Asks for a view with an explicit budget, or through a provider when the request names one. */
   async request(asked: Pick<ViewRequest, "budget" | "provider">, after: number): Promise<RequestOutcome> {
-    const request = this.regime === "any" ? asked : await this.raiseAboveMinimal(asked);
+    const request = await this.inRegime(asked);
     const { budget, provider } = request;
     const mark = this.eventMark();
     let view: Message[] | undefined;
@@ -89,8 +89,13 @@ export class ManagerDriver {
     return { ...base, view: view as Message[] };
   }
 
-  /** The request with its budget raised above the minimal view of the history the manager holds. */
-  private async raiseAboveMinimal(request: Pick<ViewRequest, "budget" | "provider">): Promise<Pick<ViewRequest, "budget" | "provider">> {
+  /**
+   * The request as this run's regime makes it: as asked, or with its budget raised above the minimal
+   * view of the history the manager holds. A property that calls the manager itself (compact, say) asks
+   * here, so its call and the requests around it use the same budget.
+   */
+  async inRegime(request: Pick<ViewRequest, "budget" | "provider">): Promise<Pick<ViewRequest, "budget" | "provider">> {
+    if (this.regime === "any") return request;
     const floor = aboveMinimalBudget(await this.manager.getMessages(), request.provider !== undefined);
     if (request.budget >= floor) return request;
     if (request.provider === undefined) return { budget: floor };

@@ -65,6 +65,13 @@ export class CompactionPass {
     });
     let view = result.view;
     const steps = result.steps;
+    // The pipeline stops at its target, maybe before a window strategy ran: a limit holds on every view, so it runs now.
+    const limitsLeft = dueAlone === undefined ? this.exceededLimits(view) : [];
+    if (limitsLeft.length > 0) {
+      const held = await runPipeline(view, limitsLeft, { ...context, target: 0 }, { breaker: this.breaker, strategyTimeoutMs });
+      view = held.view;
+      steps.push(...held.steps);
+    }
     if (view.tokens > budget) {
       const fallback = await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(budget, budget, signal), { strategyTimeoutMs });
       view = fallback.view;
@@ -86,11 +93,11 @@ export class CompactionPass {
     return steps;
   }
 
-  /** The strategies that hold a limit on every view (a message window) and whose limit the view as it stands has passed. */
-  exceededLimits(): Strategy[] {
+  /** The strategies that hold a limit on every view (a message window) and whose limit `view` (by default the view as it stands) has passed. */
+  exceededLimits(view?: ViewDraft): Strategy[] {
     const limited = this.parts.strategies.filter((strategy) => strategy.exceedsLimit !== undefined);
     if (limited.length === 0) return limited;
-    const draft = createViewDraft(this.parts.tail.view.entries);
+    const draft = view ?? createViewDraft(this.parts.tail.view.entries);
     return limited.filter((strategy) => strategy.exceedsLimit!(draft, { protectFirst: this.parts.config.protectFirst }));
   }
 

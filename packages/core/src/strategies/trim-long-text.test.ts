@@ -37,7 +37,14 @@ describe("trimText", () => {
   });
 
   it("should count removed characters as code points", () => {
-    expect(trimText("😀".repeat(10), 2, 2)).toBe("😀\n[… 8 characters trimmed …]\n😀");
+    expect(trimText("😀".repeat(20), 2, 2)).toBe("😀\n[… 18 characters trimmed …]\n😀");
+  });
+
+  it("should leave a text whole when the marker would be no shorter than what it replaces", () => {
+    // Ten emoji are 40 bytes; the marker for the eight in the middle would be 32 bytes plus the two kept.
+    expect(trimText("😀".repeat(10), 2, 2)).toBe("😀".repeat(10));
+    const mixed = `{"status":"ok","count":3}请帮我修复这个错误  ກ{"status":"ok","count":3}   `;
+    expect(trimText(mixed, 36, 12)).toBe(mixed);
   });
 
   it("should not separate a base character from its combining mark", () => {

@@ -114,12 +114,27 @@ function checkOptions(maxChars: number, headChars: number, tailChars: number): v
 
 const MARKER = (removed: number) => `\n[… ${removed} characters trimmed …]\n`;
 
-/** `text` cut to at most `headChars` + marker + at most `tailChars`, both cuts on character boundaries. */
+/**
+ * `text` cut to at most `headChars` + marker + at most `tailChars`, both cuts on character boundaries.
+ * `text` itself when the marker would be no shorter in UTF-8 than what it replaces: a trimmed form is
+ * always shorter than its original, whatever unit a reader measures it in.
+ */
 export function trimText(text: string, headChars: number, tailChars: number): string {
   const headEnd = findBoundary(text, headChars, "before");
   const tailStart = findBoundary(text, text.length - tailChars, "after");
   if (tailStart <= headEnd) return text;
-  return text.slice(0, headEnd) + MARKER(countCodePoints(text, headEnd, tailStart)) + text.slice(tailStart);
+  const marker = MARKER(countCodePoints(text, headEnd, tailStart));
+  if (utf8Length(marker) >= utf8Length(text.slice(headEnd, tailStart)) || marker.length >= tailStart - headEnd) return text;
+  return text.slice(0, headEnd) + marker + text.slice(tailStart);
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }
 
 const segmenter = typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : undefined;
