@@ -2,7 +2,7 @@ import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import { Redis } from "ioredis";
 import { expect } from "vitest";
 import { describeWithRedis } from "../test/redis-server.js";
-import { startTcpProxy } from "../test/tcp-proxy.js";
+import { startTcpProxy } from "@ctxkit/tcp-proxy";
 import { ContextStoreUnavailableError } from "./errors.js";
 import { RedisMessageStore } from "./redis-message-store.js";
 
@@ -10,6 +10,23 @@ const keyPrefix = "ctxkit-test:";
 
 describeWithRedis("Redis store", (url) => {
   describeMessageStore("RedisMessageStore", (sessionId) => new RedisMessageStore({ url, sessionId, keyPrefix }), {
+    // Through a loopback proxy the check freezes, with bounds short enough for a test.
+    frozenNetwork: async (sessionId) => {
+      const proxy = await startTcpProxy(url);
+      const store = new RedisMessageStore({ url: proxy.url, sessionId, keyPrefix, commandTimeoutMs: 500 });
+      return { store, freeze: proxy.freeze, dispose: proxy.close };
+    },
+    silentServer: async (sessionId) => {
+      const proxy = await startTcpProxy(url, "silent");
+      return { store: new RedisMessageStore({ url: proxy.url, sessionId, keyPrefix, connectTimeoutMs: 500 }), dispose: proxy.close };
+    },
+    // A state value that is no longer JSON, as a hand-made HSET gone wrong would leave it.
+    corruptState: async (sessionId) => {
+      const client = new Redis(url);
+      await client.hset(`${keyPrefix}{${sessionId}}:state`, "summary\u0000checkpoint", '1 {"through":');
+      await client.quit();
+    },
+    concurrentStateWriters: true,
     // A message whose body is no longer JSON, as a hand-made LSET gone wrong would leave it.
     corrupt: async (sessionId) => {
       const client = new Redis(url);
