@@ -109,6 +109,7 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   { flaw: "swallows invalid messages", module: broken.swallowsInvalidMessages, property: "validation" },
   { flaw: "compacts without announcing it", module: broken.compactsSilently, property: "events", shrinksSmall: false },
   { flaw: "compacts for twice the budget", module: broken.compactsForTwiceTheBudget, property: "compact" },
+  { flaw: "compacts and reports it did not", module: broken.hidesItsCompaction, property: "compact" },
   {
     flaw: "recovers from an overflow with the same view",
     module: broken.recoversWithTheSameView,

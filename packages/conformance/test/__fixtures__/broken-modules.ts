@@ -112,6 +112,11 @@ export const compactsForTwiceTheBudget = createBrokenModule("compacts-for-twice-
   methods: (inner) => ({ compact: (options) => inner.compact({ ...options, tokenBudget: (options?.tokenBudget ?? 1) * 2 }) }),
 });
 
+/** compact() compacts, and says it did not. */
+export const hidesItsCompaction = createBrokenModule("hides-its-compaction", {
+  methods: (inner) => ({ compact: async (options) => ({ ...(await inner.compact(options)), compacted: false }) }),
+});
+
 /** recoverOverflow() returns the same view again. */
 export const recoversWithTheSameView = createBrokenModule("recovers-with-the-same-view", {
   methods: (inner) => ({ recoverOverflow: (_error, options) => inner.getMessagesForRequest(options) }),
