@@ -1,6 +1,6 @@
 // context-simple on a generated 10 000-message session: steady-state requests, one compaction, tokenizer calls.
 import { tiktokenCounter, type Message, type TokenCounter } from "@ctxkit/core";
-import { createSimpleContext } from "@ctxkit/context-simple";
+import { createSimpleContext, type SimpleContextConfig } from "@ctxkit/context-simple";
 import type { BenchmarkOptions, Table } from "../lib/benchmark.js";
 import { formatDuration } from "../lib/measure.js";
 import { measureAsync } from "../lib/measure-async.js";
@@ -31,8 +31,15 @@ function countingCounter(): TokenCounter & { calls: number; rewrittenCalls: numb
 const NO_COMPACTION = 100_000_000;
 const BUDGET = 128_000;
 
-async function loaded(history: Message[], counter: TokenCounter) {
-  const manager = createSimpleContext({ tokenizer: counter });
+/** The default before identifier digests and the lower threshold and target, for the side-by-side compaction row. */
+const PREVIOUS_DEFAULT = {
+  compactThreshold: 0.92,
+  targetRatio: 0.6,
+  strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"],
+} satisfies SimpleContextConfig;
+
+async function loaded(history: Message[], counter: TokenCounter, config: SimpleContextConfig = {}) {
+  const manager = createSimpleContext({ ...config, tokenizer: counter });
   await manager.setMessages(history);
   return manager;
 }
@@ -76,6 +83,16 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
     },
   });
 
+  // The same compaction with the previous default, in the same run, for the ratio.
+  let previous = await loaded(history, counter, PREVIOUS_DEFAULT);
+  const previousCompaction = await measureAsync(() => previous.getMessagesForRequest({ tokenBudget: BUDGET }), {
+    runs,
+    setup: async () => {
+      previous = await loaded(history, counter, PREVIOUS_DEFAULT);
+      await previous.getMessagesForRequest({ tokenBudget: NO_COMPACTION });
+    },
+  });
+
   // Tokenizer calls over a whole session replayed message by message, a view after each message.
   const replayCounter = countingCounter();
   const replay = createSimpleContext({ tokenizer: replayCounter, maxTokens: BUDGET });
@@ -98,6 +115,11 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
           `one compaction to a ${BUDGET.toLocaleString("en")}-token budget`,
           formatDuration(compaction.medianMs),
           compaction.samplesMs.length,
+        ],
+        [
+          "the same compaction with the previous default (bare placeholders, threshold 0.92, target 0.6)",
+          formatDuration(previousCompaction.medianMs),
+          previousCompaction.samplesMs.length,
         ],
         ["tokenizer calls per history message over a replay", (replayCounter.calls / history.length).toFixed(3), 1],
         ["tokenizer calls per message for rewritten messages", (replayCounter.rewrittenCalls / history.length).toFixed(3), 1],

@@ -4,7 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { ContextError, type Message, type MessageStore } from "@ctxkit/core";
 import type { StateSnapshot } from "@ctxkit/core/kit";
-import { expect, it } from "vitest";
+import { expect } from "vitest";
+import type { StoreCheck } from "./store-check.js";
 
 /** A store whose way to its backend a hook controls. */
 export interface FaultyStore {
@@ -73,27 +74,33 @@ async function expectBoundedClose(store: MessageStore, guardMs: number): Promise
     expect(outcome.error, "close() rejected with an untyped error").toBeInstanceOf(ContextError);
 }
 
-const skipped = (title: string, hook: string) => it.skip(`${title} (skipped: the backend offers no ${hook} hook)`, () => {});
+const skipped = (title: string, hook: string): StoreCheck => ({
+  title,
+  skipped: `the backend offers no ${hook} hook`,
+  run: async () => {},
+});
 
-export function describeStoreFaults(
+/** The checks of a failing dependency, each skipped (and saying so) when the backend offers no hook for it. */
+export function storeFaultChecks(
   factory: (sessionId: string) => MessageStore | Promise<MessageStore>,
   hooks: StoreFaultHooks,
   samples: { readonly message: (index: number) => Message; readonly plain: (state: StateSnapshot) => unknown },
-): void {
+): StoreCheck[] {
   const guardMs = hooks.faultGuardMs ?? 20_000;
-  const timeout = 3 * guardMs + 10_000;
+  const timeoutMs = 3 * guardMs + 10_000;
   const { message, plain } = samples;
+  const checks: StoreCheck[] = [];
 
   const frozenNetwork = hooks.frozenNetwork;
   const frozenWriteTitle = "should reject a write on a frozen network with a typed error within a bound, and still close";
   const frozenCloseTitle = "should finish close() within a bound when the network froze mid-write, with the write rejected";
   if (frozenNetwork === undefined) {
-    skipped(frozenWriteTitle, "frozenNetwork");
-    skipped(frozenCloseTitle, "frozenNetwork");
+    checks.push(skipped(frozenWriteTitle, "frozenNetwork"), skipped(frozenCloseTitle, "frozenNetwork"));
   } else {
-    it(
-      frozenWriteTitle,
-      async () => {
+    checks.push({
+      title: frozenWriteTitle,
+      timeoutMs,
+      run: async () => {
         const faulty = await frozenNetwork(randomUUID());
         try {
           await faulty.store.open();
@@ -106,11 +113,11 @@ export function describeStoreFaults(
           await faulty.dispose();
         }
       },
-      timeout,
-    );
-    it(
-      frozenCloseTitle,
-      async () => {
+    });
+    checks.push({
+      title: frozenCloseTitle,
+      timeoutMs,
+      run: async () => {
         const faulty = await frozenNetwork(randomUUID());
         try {
           await faulty.store.open();
@@ -124,17 +131,17 @@ export function describeStoreFaults(
           await faulty.dispose();
         }
       },
-      timeout,
-    );
+    });
   }
 
   const silentServer = hooks.silentServer;
   const silentTitle = "should reject opening against a server that never answers with a typed error within a bound";
-  if (silentServer === undefined) skipped(silentTitle, "silentServer");
+  if (silentServer === undefined) checks.push(skipped(silentTitle, "silentServer"));
   else
-    it(
-      silentTitle,
-      async () => {
+    checks.push({
+      title: silentTitle,
+      timeoutMs,
+      run: async () => {
         const faulty = await silentServer(randomUUID());
         try {
           const opening = faulty.store.open().then(() => faulty.store.load());
@@ -144,64 +151,70 @@ export function describeStoreFaults(
           await faulty.dispose();
         }
       },
-      timeout,
-    );
+    });
 
   const corruptState = hooks.corruptState;
   const corruptTitle = "should report a damaged state record with a typed error, every time it is opened";
-  if (corruptState === undefined) skipped(corruptTitle, "corruptState");
+  if (corruptState === undefined) checks.push(skipped(corruptTitle, "corruptState"));
   else
-    it(corruptTitle, async () => {
-      const sessionId = randomUUID();
-      const store = await factory(sessionId);
-      await store.open();
-      await store.load();
-      await store.append(message(0));
-      await store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 0 } });
-      await store.close();
-      await corruptState(sessionId);
-      for (let attempt = 0; attempt < 2; attempt += 1) {
-        const again = await factory(sessionId);
-        const error = await expectTypedRejection(
-          again.open().then(() => again.load()),
-          guardMs,
-          "opening a session with a damaged state record",
-        ).finally(() => again.close());
-        expect(error.code).toBe("CONTEXT_STORE_CORRUPT");
-      }
+    checks.push({
+      title: corruptTitle,
+      run: async () => {
+        const sessionId = randomUUID();
+        const store = await factory(sessionId);
+        await store.open();
+        await store.load();
+        await store.append(message(0));
+        await store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 0 } });
+        await store.close();
+        await corruptState(sessionId);
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          const again = await factory(sessionId);
+          const error = await expectTypedRejection(
+            again.open().then(() => again.load()),
+            guardMs,
+            "opening a session with a damaged state record",
+          ).finally(() => again.close());
+          expect(error.code).toBe("CONTEXT_STORE_CORRUPT");
+        }
+      },
     });
 
   const concurrentTitle = "should reject a state write over a key another writer changed since, write nothing, and take it after a sync";
-  if (hooks.concurrentStateWriters !== true) skipped(concurrentTitle, "concurrentStateWriters");
+  if (hooks.concurrentStateWriters !== true) checks.push(skipped(concurrentTitle, "concurrentStateWriters"));
   else
-    it(concurrentTitle, async () => {
-      const sessionId = randomUUID();
-      const first = await factory(sessionId);
-      const second = await factory(sessionId);
-      for (const store of [first, second]) {
-        await store.open();
-        await store.load();
-      }
-      expect(typeof second.sync, "a store written by several writers at once must implement sync()").toBe("function");
-      await first.writeState({ strategy: "summary", key: "checkpoint", value: "first" });
-      const conflict = await expectTypedRejection(
-        second.writeState({ strategy: "summary", key: "checkpoint", value: "second" }),
-        guardMs,
-        "a state write over another writer's change",
-      );
-      expect(conflict.code).toBe("CONTEXT_STATE_CONFLICT");
-      const reader = await factory(sessionId);
-      await reader.open();
-      expect(plain((await reader.load()).state)).toEqual({ summary: { checkpoint: "first" } });
-      await reader.close();
-      // After a sync the same write goes through, and the store is still usable.
-      await second.sync!();
-      await second.writeState({ strategy: "summary", key: "checkpoint", value: "second" });
-      await second.append(message(1));
-      await Promise.all([first.close(), second.close()]);
-      const last = await factory(sessionId);
-      await last.open();
-      expect(plain((await last.load()).state)).toEqual({ summary: { checkpoint: "second" } });
-      await last.close();
+    checks.push({
+      title: concurrentTitle,
+      run: async () => {
+        const sessionId = randomUUID();
+        const first = await factory(sessionId);
+        const second = await factory(sessionId);
+        for (const store of [first, second]) {
+          await store.open();
+          await store.load();
+        }
+        expect(typeof second.sync, "a store written by several writers at once must implement sync()").toBe("function");
+        await first.writeState({ strategy: "summary", key: "checkpoint", value: "first" });
+        const conflict = await expectTypedRejection(
+          second.writeState({ strategy: "summary", key: "checkpoint", value: "second" }),
+          guardMs,
+          "a state write over another writer's change",
+        );
+        expect(conflict.code).toBe("CONTEXT_STATE_CONFLICT");
+        const reader = await factory(sessionId);
+        await reader.open();
+        expect(plain((await reader.load()).state)).toEqual({ summary: { checkpoint: "first" } });
+        await reader.close();
+        // After a sync the same write goes through, and the store is still usable.
+        await second.sync!();
+        await second.writeState({ strategy: "summary", key: "checkpoint", value: "second" });
+        await second.append(message(1));
+        await Promise.all([first.close(), second.close()]);
+        const last = await factory(sessionId);
+        await last.open();
+        expect(plain((await last.load()).state)).toEqual({ summary: { checkpoint: "second" } });
+        await last.close();
+      },
     });
+  return checks;
 }

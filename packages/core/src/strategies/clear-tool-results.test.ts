@@ -25,6 +25,9 @@ function toolHistory(count: number, options: { latestUserLast?: boolean } = {}):
     : [userMessage("task"), ...units.flat(), userMessage("thanks")];
 }
 
+/** Target 0 (clear all it can) in a budget that holds every cleared unit: nothing is left for a truncation to drop. */
+const roomyContext = (options: { target?: number } = {}) => createTestContext({ ...options, budget: 1_000_000 });
+
 function clearedIndices(view: ViewDraft): number[] {
   return view.entries.flatMap((entry, index) => (entry.edit === undefined ? [] : [index]));
 }
@@ -33,20 +36,20 @@ describe("clearToolResults", () => {
   describe("keepRecent", () => {
     it("should keep the 5 most recent results by default and clear the older ones, oldest first", async () => {
       const view = createTestView(toolHistory(7));
-      const result = await clearToolResults().apply(view, createTestContext());
+      const result = await clearToolResults().apply(view, roomyContext());
       expect(result.applied).toBe(true);
       expect(clearedIndices(result.view)).toEqual([2, 4]);
     });
 
     it("should keep as many recent results as asked", async () => {
-      const result = await clearToolResults({ keepRecent: 2 }).apply(createTestView(toolHistory(4)), createTestContext());
+      const result = await clearToolResults({ keepRecent: 2 }).apply(createTestView(toolHistory(4)), roomyContext());
       expect(clearedIndices(result.view)).toEqual([2, 4]);
     });
 
     it("should clear every eligible result with keepRecent: 0, including the current turn's (regression: 0 meant 'protect all' elsewhere)", async () => {
       const result = await clearToolResults({ keepRecent: 0 }).apply(
         createTestView(toolHistory(3, { latestUserLast: false })),
-        createTestContext(),
+        roomyContext(),
       );
       expect(clearedIndices(result.view)).toEqual([2, 4, 6]);
     });
@@ -60,7 +63,7 @@ describe("clearToolResults", () => {
   describe("placeholder", () => {
     it("should say how many tokens the result had, keep the id and name, and mark the edit", async () => {
       const view = createTestView(toolHistory(1));
-      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, roomyContext());
       const cleared = result.view.entries[2]!;
       expect(cleared.message).toEqual({
         role: "tool",
@@ -87,7 +90,7 @@ describe("clearToolResults", () => {
         toolResultMessage("a", `${output}\n`.repeat(3)),
         userMessage("next"),
       ]);
-      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, roomyContext());
       expect(result.view.entries[2]!.message.content).toBe(
         `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens; ` +
           "first error: ** (CompileError) lib/spotter_web/router.ex:42: undefined function handleRequest/2; " +
@@ -98,28 +101,28 @@ describe("clearToolResults", () => {
     it("should list at most maxIdentifiers identifiers and say how many more there were, or none with 0", async () => {
       const output = Array.from({ length: 30 }, (_, index) => `src/module_${index}/file_${index}.ts`).join("\n");
       const view = createTestView([userMessage("list"), toolCallMessage("a"), toolResultMessage("a", output), userMessage("next")]);
-      const capped = await clearToolResults({ keepRecent: 0, maxIdentifiers: 2 }).apply(view, createTestContext());
+      const capped = await clearToolResults({ keepRecent: 0, maxIdentifiers: 2 }).apply(view, roomyContext());
       expect(capped.view.entries[2]!.message.content).toBe(
         `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens; it named: src/module_0/file_0.ts, src/module_1/file_1.ts and 28 more]`,
       );
-      const bare = await clearToolResults({ keepRecent: 0, maxIdentifiers: 0 }).apply(view, createTestContext());
+      const bare = await clearToolResults({ keepRecent: 0, maxIdentifiers: 0 }).apply(view, roomyContext());
       expect(bare.view.entries[2]!.message.content).toBe(`[tool result cleared to save context: ${view.entries[2]!.tokens} tokens]`);
     });
 
     it("should use a given text or function", async () => {
       const view = createTestView(toolHistory(2));
-      const fixed = await clearToolResults({ keepRecent: 0, placeholder: "[gone]" }).apply(view, createTestContext());
+      const fixed = await clearToolResults({ keepRecent: 0, placeholder: "[gone]" }).apply(view, roomyContext());
       const computed = await clearToolResults({
         keepRecent: 0,
         placeholder: (tokens, message) => `[${tokens} of ${message.tool_call_id}]`,
-      }).apply(view, createTestContext());
+      }).apply(view, roomyContext());
       expect(fixed.view.entries[2]!.message.content).toBe("[gone]");
       expect(computed.view.entries[2]!.message.content).toBe(`[${view.entries[2]!.tokens} of call_0]`);
     });
 
     it("should leave results the placeholder would not shorten", async () => {
       const view = createTestView([userMessage("task"), toolCallMessage("a"), toolResultMessage("a", "ok"), userMessage("next")]);
-      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, roomyContext());
       expect(result).toEqual({ view, applied: false });
       expect(result.view).toBe(view);
     });
@@ -128,8 +131,8 @@ describe("clearToolResults", () => {
   describe("idempotence", () => {
     it("should return the same draft, not applied, when every eligible result is already cleared", async () => {
       const strategy = clearToolResults({ keepRecent: 0 });
-      const once = await strategy.apply(createTestView(toolHistory(2)), createTestContext());
-      const twice = await strategy.apply(once.view, createTestContext());
+      const once = await strategy.apply(createTestView(toolHistory(2)), roomyContext());
+      const twice = await strategy.apply(once.view, roomyContext());
       expect(twice.applied).toBe(false);
       expect(twice.view).toBe(once.view);
     });
@@ -139,7 +142,7 @@ describe("clearToolResults", () => {
     it("should stop clearing as soon as the view is at or below the target", async () => {
       const view = createTestView(toolHistory(4));
       const target = view.tokens - 1;
-      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext({ target }));
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, roomyContext({ target }));
       expect(clearedIndices(result.view)).toEqual([2]);
       expect(result.view.tokens).toBeLessThanOrEqual(target);
     });
@@ -149,7 +152,7 @@ describe("clearToolResults", () => {
     it("should never clear a pinned result", async () => {
       const history = toolHistory(2);
       history[2] = pinnedMessage(history[2]!);
-      const result = await clearToolResults({ keepRecent: 0 }).apply(createTestView(history), createTestContext());
+      const result = await clearToolResults({ keepRecent: 0 }).apply(createTestView(history), roomyContext());
       expect(clearedIndices(result.view)).toEqual([4]);
       expect(result.view.entries[2]!.message).toEqual(history[2]);
     });
@@ -157,7 +160,7 @@ describe("clearToolResults", () => {
     it("should leave the input draft as it was", async () => {
       const view = createTestView(toolHistory(3));
       const before = structuredClone(view.entries);
-      await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext());
+      await clearToolResults({ keepRecent: 0 }).apply(view, roomyContext());
       expect(view.entries).toEqual(before);
     });
   });
@@ -171,7 +174,33 @@ describe("clearToolResults", () => {
         { kind: "synthetic", origin: "repair" },
       ],
     );
-    const result = await clearToolResults({ keepRecent: 0, placeholder: "" }).apply(view, createTestContext());
+    const result = await clearToolResults({ keepRecent: 0, placeholder: "" }).apply(view, roomyContext());
     expect(result).toEqual({ view, applied: false });
+  });
+
+  describe("units no view within the budget can hold", () => {
+    it("should leave the results of old units that cannot fit even cleared to a truncation, and clear the current turn's", async () => {
+      // Ten old units, then a current turn of two units: at a budget of 60 estimated tokens only the newest entries fit.
+      const history: Message[] = [
+        ...toolHistory(10, { latestUserLast: false }),
+        userMessage("now this"),
+        toolCallMessage("call_now_1"),
+        toolResultMessage("call_now_1", BIG_OUTPUT),
+        toolCallMessage("call_now_2"),
+        toolResultMessage("call_now_2", BIG_OUTPUT),
+      ];
+      const view = createTestView(history);
+      const result = await clearToolResults({ keepRecent: 0 }).apply(view, createTestContext({ budget: 60 }));
+      const cleared = clearedIndices(result.view);
+      // The current turn's results are cleared though its unit alone is over the budget: nothing may drop them.
+      expect(cleared).toContain(history.length - 3);
+      expect(cleared).toContain(history.length - 1);
+      // The oldest results, which a truncation drops anyway, are left whole.
+      expect(cleared).not.toContain(2);
+      expect(result.view.entries[2]!.message.content).toBe(BIG_OUTPUT);
+      // With room for every cleared unit, all of them are cleared.
+      const roomy = await clearToolResults({ keepRecent: 0 }).apply(view, roomyContext());
+      expect(clearedIndices(roomy.view)).toHaveLength(12);
+    });
   });
 });

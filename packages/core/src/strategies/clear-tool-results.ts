@@ -2,7 +2,7 @@
 import { ContextConfigError } from "../errors.js";
 import type { ToolMessage } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { canDropUnit, createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
 
@@ -44,6 +44,7 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
       });
       // `slice(0, -0)` would be empty, which is how a "0 protects everything" bug happens elsewhere.
       const clearable = toolIndices.slice(0, Math.max(0, toolIndices.length - keepRecent));
+      const isLeftForTruncation = leftForTruncation(view, new Set(clearable), context);
       let entries: ViewEntry[] | undefined;
       let tokens = view.tokens;
       // Oldest first: the results furthest back matter least to the model's next step.
@@ -53,7 +54,7 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
         const message = entry.message as ToolMessage;
         // A synthetic result (a repair notice) is a few tokens, and a trailing unit's are rebuilt on every request: clearing one would not last.
         if (entry.source.kind !== "history" || findContextEdit(entry)?.strategy === NAME) continue;
-        if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
+        if (!isProtectedEntry(view, index, context.protectFirst).canAlter || isLeftForTruncation(index)) continue;
         const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
         const cleared = replaceEntryMessage(
           entry,
@@ -69,4 +70,31 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
       return entries === undefined ? { view, applied: false } : { view: createViewDraft(entries), applied: true };
     },
   };
+}
+
+/**
+ * Whether the entry at a view position is one that no view within the budget can hold, whatever is
+ * cleared: counting every clearable result as if it were gone and everything else whole, the newer
+ * entries alone pass the budget, and its unit may be dropped. A truncation (the pipeline's, or the
+ * engine's last resort over the budget) drops such a unit, so its result is left as it is. Digesting
+ * results that are dropped anyway was most of the cost of a large compaction. An entry whose unit cannot
+ * be dropped (the current turn, a pinned message) is cleared as usual.
+ */
+function leftForTruncation(view: ViewDraft, clearable: ReadonlySet<number>, context: StrategyContext): (index: number) => boolean {
+  let tokens = 0;
+  let keepableFrom = 0;
+  for (let index = view.entries.length - 1; index >= 0; index -= 1) {
+    if (!clearable.has(index)) tokens += view.entries[index]!.tokens;
+    if (tokens > context.budget) {
+      keepableFrom = index + 1;
+      break;
+    }
+  }
+  if (keepableFrom === 0) return () => false;
+  const droppable = new Set<number>();
+  for (const unit of view.units) {
+    if (unit.start >= keepableFrom) break;
+    if (canDropUnit(view, unit, context.protectFirst)) for (let index = unit.start; index < unit.end; index += 1) droppable.add(index);
+  }
+  return (index) => index < keepableFrom && droppable.has(index);
 }

@@ -2,8 +2,12 @@
 // so the model still knows which files and symbols the output was about, and can fetch them again.
 import type { ContentPart } from "../messages/message.js";
 
-/** Runs of the characters an identifier, a path or an id is written with. */
-const CANDIDATE = /[A-Za-z0-9_./~@-]+/g;
+/**
+ * Runs of the characters an identifier, a path or an id is written with, holding one character every
+ * identifier has (a slash, underscore, dot or digit) or an inner capital: plain words never reach the
+ * token-by-token checks, so prose costs one native scan.
+ */
+const CANDIDATE = /[A-Za-z0-9_./~@-]*(?:[/_.\d]|[a-z][A-Z])[A-Za-z0-9_./~@-]*/g;
 const LETTER = /[A-Za-z]/;
 // Inside words too: CompileError, TypeError, AssertionError.
 const ERROR_LINE = /(error|exception|\bfailed\b|failure|fatal|panic|traceback|denied|not found)/i;
@@ -30,10 +34,10 @@ export function isIdentifier(token: string): boolean {
 }
 
 /**
- * A character every identifier has (a slash, underscore, dot or digit) or an inner capital: one fast
- * native scan that lets plain prose skip the token-by-token pass.
+ * A character every identifier has (a slash, underscore, dot or digit) or an inner capital: fast native
+ * scans that let plain prose skip the token-by-token pass. Two scans, as one alternation is three times slower.
  */
-const MAY_HOLD_IDENTIFIER = /[/_.\d]|[a-z][A-Z]/;
+const mayHoldIdentifier = (text: string) => /[/_.\d]/.test(text) || /[a-z][A-Z]/.test(text);
 /** Only this much of a result is read for identifiers, so a huge output costs no more than a large one. */
 const SCANNED_CHARS = 20_000;
 
@@ -41,7 +45,7 @@ const SCANNED_CHARS = 20_000;
 export function listIdentifiers(text: string, maxCount: number): { identifiers: string[]; total: number } {
   const seen = new Set<string>();
   const scanned = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
-  if (!MAY_HOLD_IDENTIFIER.test(scanned)) return { identifiers: [], total: 0 };
+  if (!mayHoldIdentifier(scanned)) return { identifiers: [], total: 0 };
   for (const match of scanned.matchAll(CANDIDATE)) {
     const token = match[0].replace(/^[.\-@]+|[./\-@]+$/g, "");
     if (isIdentifier(token)) seen.add(token);
