@@ -11,7 +11,7 @@ import {
   reportedTokens,
   SYSTEM,
   tools,
-} from "./__fixtures__/scripted-agent.js";
+} from "../test/__fixtures__/scripted-agent.js";
 import { contextMiddleware } from "./context-middleware.js";
 import { fromModelMessages } from "./from-model-messages.js";
 

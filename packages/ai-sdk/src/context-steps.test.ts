@@ -9,7 +9,7 @@ import {
   reportedTokens,
   SYSTEM,
   tools,
-} from "./__fixtures__/scripted-agent.js";
+} from "../test/__fixtures__/scripted-agent.js";
 import { createContextSteps } from "./context-steps.js";
 import { fromModelMessages } from "./from-model-messages.js";
 

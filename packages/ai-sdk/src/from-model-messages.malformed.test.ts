@@ -2,7 +2,7 @@ import { expectValidOrRefused, malformedInputArbitrary } from "@ctxkit/conforman
 import { AdapterInputError } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { modelMessagesArbitrary } from "./__fixtures__/model-message-arbitraries.js";
+import { modelMessagesArbitrary } from "../test/__fixtures__/model-message-arbitraries.js";
 import { fromModelMessages } from "./from-model-messages.js";
 
 describe("fromModelMessages on malformed input", () => {

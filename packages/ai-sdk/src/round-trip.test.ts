@@ -3,7 +3,7 @@ import type { ModelMessage, SystemModelMessage } from "ai";
 import { standardizePrompt } from "ai/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { modelMessagesArbitrary, systemArbitrary } from "./__fixtures__/model-message-arbitraries.js";
+import { modelMessagesArbitrary, systemArbitrary } from "../test/__fixtures__/model-message-arbitraries.js";
 import { fromModelMessages } from "./from-model-messages.js";
 import { toModelMessages } from "./to-model-messages.js";
 

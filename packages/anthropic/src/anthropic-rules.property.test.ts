@@ -4,7 +4,7 @@ import { ContextBudgetError, ContextValidationError, hasToolCalls, isInstruction
 import { textOfContent } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countBreakpoints } from "./__fixtures__/check-anthropic-messages.js";
+import { countBreakpoints } from "../test/__fixtures__/check-anthropic-messages.js";
 import { toAnthropicMessages, type AnthropicRequest } from "./to-anthropic-messages.js";
 
 const hasNothingToSend = (message: Message) =>

@@ -2,7 +2,7 @@ import type { Message } from "@ctxkit/core";
 import { deepFreeze } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { checkAnthropicRequest } from "@ctxkit/conformance";
-import { countBreakpoints } from "./__fixtures__/check-anthropic-messages.js";
+import { countBreakpoints } from "../test/__fixtures__/check-anthropic-messages.js";
 import { MAX_CACHE_BREAKPOINTS } from "./cache-breakpoints.js";
 import { toAnthropicMessages } from "./to-anthropic-messages.js";
 

@@ -1,8 +1,8 @@
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
-import { checkAnthropicMessages, countBreakpoints } from "./__fixtures__/check-anthropic-messages.js";
-import { mockAnthropic, textBlock, toolUseBlock } from "./__fixtures__/mock-anthropic.js";
+import { checkAnthropicMessages, countBreakpoints } from "../test/__fixtures__/check-anthropic-messages.js";
+import { mockAnthropic, textBlock, toolUseBlock } from "../test/__fixtures__/mock-anthropic.js";
 import { fromAnthropicMessages } from "./from-anthropic-messages.js";
 import { toAnthropicMessages } from "./to-anthropic-messages.js";
 

@@ -2,9 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it, type ExpectStatic } from "vitest";
-import { removeFixtureBundles, startFixture } from "../test/fixture-process.js";
+import { fixturesOf } from "@ctxkit/test-support/fixture-process";
 import { createPersistentContext } from "./create-persistent-context.js";
 import type { Durability } from "./message-store.js";
+
+const { startFixture, removeFixtureBundles } = fixturesOf(new URL("../", import.meta.url), ["zod"]);
 
 afterAll(removeFixtureBundles);
 

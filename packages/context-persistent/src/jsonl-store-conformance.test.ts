@@ -3,9 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import { afterAll } from "vitest";
-import { removeFixtureBundles, startFixture } from "../test/fixture-process.js";
+import { fixturesOf } from "@ctxkit/test-support/fixture-process";
 import { rewriteFileFor } from "./atomic-rewrite.js";
 import { JsonlFileStore } from "./jsonl-file-store.js";
+
+const { startFixture, removeFixtureBundles } = fixturesOf(new URL("../", import.meta.url), ["zod"]);
 
 const directory = mkdtempSync(join(tmpdir(), "ctxkit-store-suite-"));
 afterAll(async () => {

@@ -2,10 +2,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { userMessage } from "@ctxkit/core/testing";
-import { removeFixtureBundles, startFixture } from "../test/fixture-process.js";
+import { fixturesOf } from "@ctxkit/test-support/fixture-process";
 import { useTempDirectories } from "../test/temp-directory.js";
 import { createPersistentContext } from "./create-persistent-context.js";
 import { ContextLockedError } from "./errors.js";
+
+const { startFixture, removeFixtureBundles } = fixturesOf(new URL("../", import.meta.url), ["zod"]);
 
 const { directory } = useTempDirectories();
 

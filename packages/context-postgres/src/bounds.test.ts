@@ -3,7 +3,7 @@ import { ContextClosedError } from "@ctxkit/core";
 import { afterEach, expect, it, vi } from "vitest";
 import { describeWithPostgres } from "../test/postgres-server.js";
 import { settleBefore } from "../test/settle-before.js";
-import { startTcpProxy, type TcpProxy } from "@ctxkit/tcp-proxy";
+import { startTcpProxy, type TcpProxy } from "@ctxkit/test-support/tcp-proxy";
 import { createPostgresContext } from "./create-postgres-context.js";
 import { ContextStoreUnavailableError, PostgresCloseTimeoutError } from "./errors.js";
 

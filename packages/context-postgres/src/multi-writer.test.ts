@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Message } from "@ctxkit/core";
 import { afterAll, expect, it } from "vitest";
-import { fixturesOf } from "../../context-persistent/test/fixture-process.js";
+import { fixturesOf } from "@ctxkit/test-support/fixture-process";
 import { describeWithPostgres } from "../test/postgres-server.js";
 import { createPostgresContext } from "./create-postgres-context.js";
 

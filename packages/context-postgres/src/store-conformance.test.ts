@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import pg from "pg";
 import { describeWithPostgres } from "../test/postgres-server.js";
-import { startTcpProxy } from "@ctxkit/tcp-proxy";
+import { startTcpProxy } from "@ctxkit/test-support/tcp-proxy";
 import { PostgresMessageStore } from "./postgres-message-store.js";
 import { tableNames } from "./schema-sql.js";
 

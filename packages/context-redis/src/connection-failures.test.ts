@@ -4,7 +4,7 @@ import { ContextClosedError } from "@ctxkit/core";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import { describeWithRedis } from "../test/redis-server.js";
-import { startTcpProxy, type TcpProxy } from "@ctxkit/tcp-proxy";
+import { startTcpProxy, type TcpProxy } from "@ctxkit/test-support/tcp-proxy";
 import { createRedisContext } from "./create-redis-context.js";
 import { ContextStoreUnavailableError } from "./errors.js";
 

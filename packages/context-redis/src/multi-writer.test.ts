@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Message } from "@ctxkit/core";
 import { afterAll, expect, it } from "vitest";
-import { fixturesOf } from "../../context-persistent/test/fixture-process.js";
+import { fixturesOf } from "@ctxkit/test-support/fixture-process";
 import { describeWithRedis } from "../test/redis-server.js";
 import { createRedisContext } from "./create-redis-context.js";
 

@@ -2,7 +2,7 @@ import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import { Redis } from "ioredis";
 import { expect } from "vitest";
 import { describeWithRedis } from "../test/redis-server.js";
-import { startTcpProxy } from "@ctxkit/tcp-proxy";
+import { startTcpProxy } from "@ctxkit/test-support/tcp-proxy";
 import { ContextStoreUnavailableError } from "./errors.js";
 import { RedisMessageStore } from "./redis-message-store.js";
 

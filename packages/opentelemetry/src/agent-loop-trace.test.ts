@@ -8,7 +8,7 @@ import { createSummaryStrategy, extractiveSummarizer } from "@ctxkit/strategy-su
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createInMemoryTelemetry, histogramsBy, pointAttributes, sumsBy } from "./__fixtures__/in-memory-telemetry.js";
+import { createInMemoryTelemetry, histogramsBy, pointAttributes, sumsBy } from "../test/__fixtures__/in-memory-telemetry.js";
 import { instrumentContextManager } from "./index.js";
 
 const BUDGET = { tokenBudget: 600 };

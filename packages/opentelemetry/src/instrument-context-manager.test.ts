@@ -15,7 +15,7 @@ import type { HookRegistry } from "@ctxkit/core/kit";
 import { MockContextManager, systemMessage, toolCallMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore, mount } from "@ctxkit/context-simple";
 import { afterEach, describe, expect, it } from "vitest";
-import { createInMemoryTelemetry, type InMemoryTelemetry } from "./__fixtures__/in-memory-telemetry.js";
+import { createInMemoryTelemetry, type InMemoryTelemetry } from "../test/__fixtures__/in-memory-telemetry.js";
 import { instrumentContextManager } from "./index.js";
 
 let telemetry: InMemoryTelemetry;

@@ -5,8 +5,8 @@ import { assistantMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore } from "@ctxkit/context-simple";
 import { context } from "@opentelemetry/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AsyncContextManager } from "./__fixtures__/async-context-manager.js";
-import { createInMemoryTelemetry } from "./__fixtures__/in-memory-telemetry.js";
+import { AsyncContextManager } from "../test/__fixtures__/async-context-manager.js";
+import { createInMemoryTelemetry } from "../test/__fixtures__/in-memory-telemetry.js";
 import { instrumentContextManager } from "./index.js";
 
 // The test registers a global context manager, as an application's SDK set-up would; the package itself never does.

@@ -1,7 +1,7 @@
 import { checkToolPairs } from "@ctxkit/core";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { describe, expect, it } from "vitest";
-import { mockOpenAI, textReply, toolCallReply } from "../__fixtures__/mock-openai.js";
+import { mockOpenAI, textReply, toolCallReply } from "../../test/__fixtures__/mock-openai.js";
 import { fromChatCompletionMessage } from "./from-chat-completion-messages.js";
 import { toChatCompletionMessages } from "./to-chat-completion-messages.js";
 

@@ -1,7 +1,7 @@
 // Crash-test child: appends numbered messages to a session until it is killed, printing each index as its add resolves.
 // Arguments: storagePath sessionId durability runId.
-import { createPersistentContext } from "../index.js";
-import type { Durability } from "../message-store.js";
+import { createPersistentContext } from "../../src/index.js";
+import type { Durability } from "../../src/message-store.js";
 
 const [storagePath, sessionId, durability, runId] = process.argv.slice(2) as [string, string, Durability, string];
 // Several adds in flight, as an agent adding tool results at once would have: batches form under `batch`.

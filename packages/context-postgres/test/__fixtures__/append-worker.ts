@@ -1,8 +1,13 @@
 // A worker process: appends `count` messages to a shared session, printing `ack <i>` once each is stored.
-import { createRedisContext } from "../create-redis-context.js";
+import { createPostgresContext } from "../../src/create-postgres-context.js";
 
-const [url, keyPrefix, sessionId, writer, count] = process.argv.slice(2);
-const manager = await createRedisContext({ url: url!, keyPrefix: keyPrefix!, sessionId: sessionId!, tokenizer: "estimate" });
+const [connectionString, schema, sessionId, writer, count] = process.argv.slice(2);
+const manager = await createPostgresContext({
+  connectionString: connectionString!,
+  schema: schema!,
+  sessionId: sessionId!,
+  tokenizer: "estimate",
+});
 for (let index = 0; index < Number(count); index += 1) {
   await manager.addMessage({ role: "user", content: `${writer}:${index}` });
   process.stdout.write(`ack ${index}\n`);

@@ -1,13 +1,8 @@
 // A worker process: appends `count` messages to a shared session, printing `ack <i>` once each is stored.
-import { createPostgresContext } from "../create-postgres-context.js";
+import { createRedisContext } from "../../src/create-redis-context.js";
 
-const [connectionString, schema, sessionId, writer, count] = process.argv.slice(2);
-const manager = await createPostgresContext({
-  connectionString: connectionString!,
-  schema: schema!,
-  sessionId: sessionId!,
-  tokenizer: "estimate",
-});
+const [url, keyPrefix, sessionId, writer, count] = process.argv.slice(2);
+const manager = await createRedisContext({ url: url!, keyPrefix: keyPrefix!, sessionId: sessionId!, tokenizer: "estimate" });
 for (let index = 0; index < Number(count); index += 1) {
   await manager.addMessage({ role: "user", content: `${writer}:${index}` });
   process.stdout.write(`ack ${index}\n`);

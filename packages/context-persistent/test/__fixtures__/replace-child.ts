@@ -2,7 +2,7 @@
 // Arguments: directory sessionId payloadFile (JSON: { messages, state: [strategy, [key, value][]][] }).
 import { readFileSync } from "node:fs";
 import type { Message } from "@ctxkit/core";
-import { JsonlFileStore } from "../jsonl-file-store.js";
+import { JsonlFileStore } from "../../src/jsonl-file-store.js";
 
 const [directory, sessionId, payloadFile] = process.argv.slice(2) as [string, string, string];
 const payload = JSON.parse(readFileSync(payloadFile, "utf8")) as { messages: Message[]; state: [string, [string, unknown][]][] };

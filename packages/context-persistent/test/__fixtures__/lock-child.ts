@@ -1,6 +1,6 @@
 // Lock-test child. `hold`: opens the session, prints "ready", and keeps it until killed.
 // `try`: tries to open the session and prints the outcome as JSON. Arguments: mode storagePath sessionId.
-import { createPersistentContext } from "../index.js";
+import { createPersistentContext } from "../../src/index.js";
 
 const [mode, storagePath, sessionId] = process.argv.slice(2) as ["hold" | "try", string, string];
 

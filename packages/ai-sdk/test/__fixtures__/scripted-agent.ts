@@ -6,8 +6,8 @@ import { standardizePrompt } from "ai/internal";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, beforeEach, expect, vi } from "vitest";
 import { z } from "zod";
-import { fromModelMessages } from "../from-model-messages.js";
-import type { GenerateResult, LanguageModelPrompt, StreamPart } from "../language-model-types.js";
+import { fromModelMessages } from "../../src/from-model-messages.js";
+import type { GenerateResult, LanguageModelPrompt, StreamPart } from "../../src/language-model-types.js";
 
 export const SYSTEM = "You read files and answer in one line.";
 

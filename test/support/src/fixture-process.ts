@@ -1,6 +1,6 @@
-// Starts a fixture from a package's src/__fixtures__ in a real child process. Each fixture is bundled from
+// Starts a fixture from a package's test/__fixtures__ in a real child process. Each fixture is bundled from
 // source once per test file, so a child starts in a fraction of a second (a TypeScript loader would take
-// about one). Another package's tests use `fixturesOf(thatPackageUrl, external)`.
+// about one). A package's tests call `fixturesOf(new URL("../", import.meta.url), external)`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdir, rm, rmdir } from "node:fs/promises";
@@ -32,7 +32,7 @@ export function fixturesOf(packageUrl: URL, external: readonly string[]) {
     if (output === undefined) {
       const outfile = `${bundles}${name}.mjs`;
       output = build({
-        entryPoints: [`${packageRoot}src/__fixtures__/${name}.ts`],
+        entryPoints: [`${packageRoot}test/__fixtures__/${name}.ts`],
         outfile,
         bundle: true,
         platform: "node",
@@ -90,5 +90,3 @@ export function fixturesOf(packageUrl: URL, external: readonly string[]) {
 
   return { startFixture, removeFixtureBundles };
 }
-
-export const { startFixture, removeFixtureBundles } = fixturesOf(new URL("../", import.meta.url), ["zod"]);
