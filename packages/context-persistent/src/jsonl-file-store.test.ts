@@ -162,7 +162,9 @@ describe("JsonlFileStore", () => {
     it("should reject writes before load, and a second open", async () => {
       const store = new JsonlFileStore({ directory: await directory(), sessionId: "session" });
       await store.open();
+      await expect(store.append(userMessage("early"))).rejects.toMatchObject({ code: "CONTEXT_ARGUMENT", operation: "JsonlFileStore" });
       await expect(store.append(userMessage("early"))).rejects.toThrow("call open() and load()");
+      await expect(store.open()).rejects.toMatchObject({ code: "CONTEXT_ARGUMENT", operation: "JsonlFileStore.open" });
       await expect(store.open()).rejects.toThrow("already opened");
       await store.close();
     });

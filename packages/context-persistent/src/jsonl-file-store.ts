@@ -3,7 +3,7 @@ import { constants } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Message } from "@ctxkit/core";
-import { WriteQueue } from "@ctxkit/core/kit";
+import { misusedStore, WriteQueue } from "@ctxkit/core/kit";
 import { JOURNAL_MODE, rewriteAtomically, rewriteFileFor, syncDirectory } from "./atomic-rewrite.js";
 import { ContextClosedError } from "./errors.js";
 import { encodeAdd, encodeHeader, encodeState } from "./journal-record.js";
@@ -59,7 +59,8 @@ export class JsonlFileStore implements MessageStore {
   }
 
   async open(): Promise<void> {
-    if (this.phase !== "created") throw new Error(`JsonlFileStore.open(): the store is already ${this.phase}`);
+    if (this.phase !== "created")
+      throw misusedStore("JsonlFileStore.open", `the store is already ${this.phase}; a store opens once, so make a new one`);
     const folder = dirname(this.location);
     await mkdir(folder, { recursive: true }).catch((error: unknown) => {
       throw toAccessError(error, folder);
@@ -81,7 +82,7 @@ export class JsonlFileStore implements MessageStore {
   }
 
   async load(): Promise<StoredSession> {
-    if (this.phase !== "opened") throw new Error(`JsonlFileStore.load(): call open() once first (the store is ${this.phase})`);
+    if (this.phase !== "opened") throw misusedStore("JsonlFileStore.load", `call open() once first (the store is ${this.phase})`);
     const contents = await readJournal(this.location);
     await mendJournalTail(this.location, contents);
     this.needsDirectorySync = !contents.exists;
@@ -137,7 +138,7 @@ export class JsonlFileStore implements MessageStore {
   private whenWritable(write: () => Promise<void>): Promise<void> {
     if (this.phase === "loaded" && this.closing === undefined) return write();
     if (this.closing !== undefined || this.phase === "closed") return Promise.reject(new ContextClosedError(this.location, "closed"));
-    return Promise.reject(new Error(`JsonlFileStore: call open() and load() before writing (the store is ${this.phase})`));
+    return Promise.reject(misusedStore("JsonlFileStore", `call open() and load() before writing (the store is ${this.phase})`));
   }
 
   private async write(text: string): Promise<void> {

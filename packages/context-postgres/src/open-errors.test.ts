@@ -103,4 +103,18 @@ describeWithPostgres("typed errors at open", (connectionString) => {
     expect(error).toBeInstanceOf(PostgresStoreCorruptError);
     expect(error).toMatchObject({ code: "CONTEXT_STORE_CORRUPT", strategy: "(pins)", key: "indices", seq: undefined });
   });
+
+  it("should refuse a second open of one store with a typed error, and report a session row deleted by hand as corruption", async () => {
+    const sessionId = randomUUID();
+    const store = new PostgresMessageStore({ connectionString, sessionId, schema });
+    await store.open();
+    await store.load();
+    await expect(store.open()).rejects.toMatchObject({ code: "CONTEXT_ARGUMENT", operation: "PostgresMessageStore.open" });
+    await admin((client) => client.query(`DELETE FROM ${tableNames(schema, "ctxkit").sessions} WHERE session_id = $1`, [sessionId]));
+    await expect(store.append({ role: "user", content: "lost?" })).rejects.toMatchObject({
+      code: "CONTEXT_STORE_CORRUPT",
+      entry: "session row",
+    });
+    await store.close();
+  });
 });

@@ -1,6 +1,14 @@
 // A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
 import { ContextClosedError, ContextConfigError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
-import type { StateChange, StateSnapshot, StoredSession, StoreUpdate } from "@ctxkit/core/kit";
+import {
+  ContextStoreCorruptError,
+  misusedStore,
+  type StateChange,
+  type StateSnapshot,
+  type StoredSession,
+  type StoreUpdate,
+  WriteQueue,
+} from "@ctxkit/core/kit";
 import type pg from "pg";
 import {
   BoundedPool,
@@ -57,14 +65,11 @@ export class PostgresMessageStore implements MessageStore {
   private seen: SessionRow = { generation: 0, lastSeq: 0, stateVersion: 0 };
   /** The version of each state key this store last saw or wrote. */
   private versions = new Map<string, number>();
-  /** Every write and sync, in call order: each starts after the previous one settled. */
-  private tail: Promise<unknown> = Promise.resolve();
   /**
-   * Appends waiting for a group commit that is still the last operation queued, with their callers.
-   * Any other operation queued after it closes it, so a later append cannot overtake a sync or a write.
+   * Every write and read in call order, each after the previous one settled; appends called while earlier
+   * operations run share the next transaction; after a failed write, no later write runs.
    */
-  private openBatch: { message: Message; settle: (error?: unknown) => void }[] | undefined;
-  private failure: { readonly error: unknown } | undefined;
+  private readonly queue: WriteQueue<Message>;
   private closing: Promise<void> | undefined;
   /** Writes called and not settled yet: what `close()` reports when it has to give up on them. */
   private pendingWrites = 0;
@@ -86,6 +91,11 @@ export class PostgresMessageStore implements MessageStore {
       connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     };
+    this.queue = new WriteQueue<Message>({
+      commit: (messages) => this.appendRows(messages),
+      grouping: "queued",
+      toFailure: (error) => toStoreError(error, this.subject),
+    });
   }
 
   private get pool(): pg.Pool {
@@ -93,7 +103,8 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   async open(): Promise<void> {
-    if (this.connections !== undefined) throw new Error("PostgresMessageStore.open(): already opened");
+    if (this.connections !== undefined)
+      throw misusedStore("PostgresMessageStore.open", "already opened; a store opens once, so make a new one");
     this.connections = new BoundedPool(this.options.connectionString, {
       maxConnections: this.options.maxConnections ?? 4,
       connectTimeoutMs: this.subject.connectTimeoutMs,
@@ -111,30 +122,13 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   load(): Promise<StoredSession> {
-    return this.serial(() => this.readSession());
+    return this.queue.read(() => this.readSession());
   }
 
   append(message: Message): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (this.refusal() !== undefined) return reject(this.refusal());
-      this.pendingWrites += 1;
-      const entry = {
-        message,
-        settle: (error?: unknown) => {
-          this.pendingWrites -= 1;
-          if (error === undefined) resolve();
-          else reject(error);
-        },
-      };
-      if (this.openBatch !== undefined) {
-        this.openBatch.push(entry);
-        return;
-      }
-      // One flush per group: appends called while earlier operations run share the next transaction.
-      const group = [entry];
-      void this.serial(() => this.flush(group)).catch(() => {});
-      this.openBatch = group;
-    });
+    const refusal = this.refusal();
+    if (refusal !== undefined) return Promise.reject(refusal);
+    return this.counted(this.queue.append(message));
   }
 
   /**
@@ -228,7 +222,7 @@ export class PostgresMessageStore implements MessageStore {
   }
 
   sync(): Promise<StoreUpdate> {
-    return this.serial(async (): Promise<StoreUpdate> => {
+    return this.queue.read(async (): Promise<StoreUpdate> => {
       try {
         const row = await this.reads.row(this.pool);
         if (row.generation !== this.seen.generation) return { kind: "reset", session: await this.readSession() };
@@ -262,22 +256,11 @@ export class PostgresMessageStore implements MessageStore {
     if (connections === undefined) return;
     const bound = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     const started = Date.now();
-    const drained = await settlesWithin(this.tail, bound);
+    const drained = await settlesWithin(this.queue.settled(), bound);
     const unconfirmedWrites = drained ? 0 : this.pendingWrites;
     if (!drained) connections.cut();
     await connections.end(bound - (Date.now() - started));
     if (unconfirmedWrites > 0) throw new PostgresCloseTimeoutError(this.location, bound, unconfirmedWrites);
-  }
-
-  private async flush(group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
-    if (this.openBatch === group) this.openBatch = undefined;
-    try {
-      await this.guarded(() => this.appendRows(group.map((entry) => entry.message)));
-      for (const entry of group) entry.settle();
-    } catch (error) {
-      for (const entry of group) entry.settle(error);
-      throw error;
-    }
   }
 
   /**
@@ -296,7 +279,7 @@ export class PostgresMessageStore implements MessageStore {
     );
     // The session row is made at open and never deleted; without it nothing would be stored, so say so.
     if (inserted.rowCount !== messages.length)
-      throw new Error(`the session row of ${this.location} is missing: its tables were changed outside ctxkit`);
+      throw new ContextStoreCorruptError(this.location, { entry: "session row" }, "it is missing: the tables were changed outside ctxkit");
   }
 
   private async insertMessages(client: pg.PoolClient, generation: number, firstSeq: number, messages: readonly Message[]): Promise<void> {
@@ -328,26 +311,19 @@ export class PostgresMessageStore implements MessageStore {
     return read.state;
   }
 
-  /** A write in call order, as one transaction; a failure stops every later write. */
+  /** A write in call order, as one transaction; a failure stops every later write (a write called before close() still lands). */
   private write(body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     const refusal = this.refusal();
     if (refusal !== undefined) return Promise.reject(refusal);
-    this.pendingWrites += 1;
-    return this.serial(() => this.guarded(() => this.transaction(body))).finally(() => {
-      this.pendingWrites -= 1;
-    });
+    return this.counted(this.queue.exclusive(() => this.transaction(body)));
   }
 
-  private async guarded(write: () => Promise<void>): Promise<void> {
-    // A write called before close() still lands; one queued behind a failed write does not.
-    if (this.failure !== undefined) throw this.failure.error;
-    try {
-      await write();
-    } catch (error) {
-      const failure = toStoreError(error, this.subject);
-      this.failure ??= { error: failure };
-      throw failure;
-    }
+  /** Counts `write` as pending until it settles: what `close()` reports when it has to give up on it. */
+  private counted(write: Promise<void>): Promise<void> {
+    this.pendingWrites += 1;
+    return write.finally(() => {
+      this.pendingWrites -= 1;
+    });
   }
 
   private async transaction<T>(body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> {
@@ -372,16 +348,9 @@ export class PostgresMessageStore implements MessageStore {
     }
   }
 
-  private serial<T>(operation: () => Promise<T>): Promise<T> {
-    this.openBatch = undefined;
-    const result = this.tail.then(operation, operation);
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-
   private refusal(): Error | undefined {
     if (this.closing !== undefined || this.connections === undefined) return new ContextClosedError(this.location, "closed");
-    if (this.failure !== undefined) return this.failure.error as Error;
+    if (this.queue.failure !== undefined) return this.queue.failure.error as Error;
     return undefined;
   }
 }

@@ -1,7 +1,15 @@
 // A session in Redis (or Valkey) that many processes write at once: one list, one order for every writer.
 import { createHash } from "node:crypto";
 import { ContextArgumentError, ContextClosedError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
-import { parseDecodedMessage, type StateChange, type StateSnapshot, type StoredSession, type StoreUpdate } from "@ctxkit/core/kit";
+import {
+  misusedStore,
+  parseDecodedMessage,
+  type StateChange,
+  type StateSnapshot,
+  type StoredSession,
+  type StoreUpdate,
+  WriteQueue,
+} from "@ctxkit/core/kit";
 import type { RedisClient } from "./config-schema.js";
 import { ContextStoreCorruptError, ContextStoreUnavailableError } from "./errors.js";
 import { REPLACE_SCRIPT, SYNC_SCRIPT, WRITE_STATE_SCRIPT } from "./lua-scripts.js";
@@ -19,6 +27,12 @@ export interface RedisMessageStoreOptions {
   readonly connectTimeoutMs?: number;
   /** Default 5,000. */
   readonly commandTimeoutMs?: number;
+}
+
+/** An operation's item with its place in call order, by which a connection failure fails it at once. */
+interface Queued<Item> {
+  readonly item: Item;
+  readonly ticket: number;
 }
 
 /** What this store last saw of the session: its generation, how many messages, its state version. */
@@ -54,11 +68,11 @@ export class RedisMessageStore implements MessageStore {
   private seen: Seen = NOTHING_SEEN;
   /** The version of each state field this store last saw or wrote. */
   private versions = new Map<string, number>();
-  /** Every write and sync, in call order: each starts after the previous one settled. */
-  private tail: Promise<unknown> = Promise.resolve();
-  /** Appends waiting for a group that is still the last operation queued; any other operation closes it. */
-  private openBatch: { message: Message; settle: (error?: unknown) => void }[] | undefined;
-  private failure: { readonly error: unknown } | undefined;
+  /**
+   * Every write and read in call order, each after the previous one settled; appends called while earlier
+   * operations run share the next RPUSH; after a failed write, no later write runs.
+   */
+  private readonly queue: WriteQueue<Queued<Message>>;
   /** Operations queued so far, and the last one queued when the connection last failed: those fail with it. */
   private queued = 0;
   private unreachable: { readonly error: unknown; readonly through: number } | undefined;
@@ -76,10 +90,15 @@ export class RedisMessageStore implements MessageStore {
     const base = `${options.keyPrefix ?? "ctxkit:"}{${options.sessionId}}:`;
     this.keys = [`${base}meta`, `${base}messages`, `${base}state`];
     this.location = `redis:${describeServer(options)}#${base.slice(0, -1)}`;
+    this.queue = new WriteQueue<Queued<Message>>({
+      commit: (group) => this.pushMessages(group),
+      grouping: "queued",
+      toFailure: (error) => this.unavailable(error),
+    });
   }
 
   async open(): Promise<void> {
-    if (this.client !== undefined) throw new Error("RedisMessageStore.open(): already opened");
+    if (this.client !== undefined) throw misusedStore("RedisMessageStore.open", "already opened; a store opens once, so make a new one");
     const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
     const ownsClient = this.options.client === undefined;
     const client = this.options.client ?? createConnection(this.options.url!, timeoutMs);
@@ -100,20 +119,14 @@ export class RedisMessageStore implements MessageStore {
   }
 
   append(message: Message): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const refusal = this.refusal();
-      if (refusal !== undefined) return reject(refusal);
-      const entry = { message, settle: (error?: unknown) => (error === undefined ? resolve() : reject(error)) };
-      if (this.openBatch !== undefined) return void this.openBatch.push(entry);
-      // One RPUSH per group: appends called while earlier operations run share the next one.
-      const group = [entry];
-      void this.serial((ticket) => this.flush(ticket, group)).catch(() => {});
-      this.openBatch = group;
-    });
+    const refusal = this.refusal();
+    if (refusal !== undefined) return Promise.reject(refusal);
+    return this.queue.append({ item: message, ticket: this.nextTicket() });
   }
 
-  writeState(change: StateChange): Promise<void> {
-    return this.write(async () => {
+  async writeState(change: StateChange): Promise<void> {
+    let isConflict = false;
+    await this.write(async () => {
       const field = stateField(change.strategy, change.key);
       const isDelete = "deleted" in change;
       const value = isDelete ? "" : JSON.stringify(change.value);
@@ -122,13 +135,16 @@ export class RedisMessageStore implements MessageStore {
       if (version === -1) {
         // Another writer changed this key first: its value stands, the next sync reads it, then a retry can apply.
         this.seen = { ...this.seen, stateVersion: -1 };
-        throw new ContextStateConflictError(change.strategy, change.key);
+        isConflict = true;
+        return;
       }
       // Only when no other writer changed state since this store last read it can it skip the next re-read.
       this.seen = { ...this.seen, stateVersion: stateVersion === this.seen.stateVersion + 1 ? stateVersion! : -1 };
       if (version === 0) this.versions.delete(field);
       else this.versions.set(field, version!);
     });
+    // Refused, not failed: nothing was written, so later writes go on.
+    if (isConflict) throw new ContextStateConflictError(change.strategy, change.key);
   }
 
   replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
@@ -155,7 +171,7 @@ export class RedisMessageStore implements MessageStore {
   /** Waits for every write (each bounded by the command timeout), then closes its own connection within that bound too. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.tail.catch(() => {});
+      await this.queue.settled();
       const client = this.client;
       if (client === undefined || this.options.client !== undefined) return;
       await bounded(client.quit(), this.commandTimeoutMs, "quit").catch(() => {});
@@ -165,18 +181,11 @@ export class RedisMessageStore implements MessageStore {
     return this.closing;
   }
 
-  private async flush(ticket: number, group: { message: Message; settle: (error?: unknown) => void }[]): Promise<void> {
-    if (this.openBatch === group) this.openBatch = undefined;
-    try {
-      await this.guarded(ticket, async () => {
-        // Arguments as one array: spread into a call, a large group would overflow the stack.
-        await this.command(this.client!.call("RPUSH", [this.keys[1], ...group.map((entry) => JSON.stringify(entry.message))]));
-      });
-      for (const entry of group) entry.settle();
-    } catch (error) {
-      for (const entry of group) entry.settle(error);
-      throw error;
-    }
+  /** One RPUSH for a group of appends; the group fails at once when the connection failed after they were queued. */
+  private async pushMessages(group: readonly Queued<Message>[]): Promise<void> {
+    this.assertReachable(group[0]!.ticket);
+    // Arguments as one array: spread into a call, a large group would overflow the stack.
+    await this.command(this.client!.call("RPUSH", [this.keys[1], ...group.map((entry) => JSON.stringify(entry.item))]));
   }
 
   /** What changed since `seen`, read at one instant; the whole session when another writer replaced it. */
@@ -253,29 +262,20 @@ export class RedisMessageStore implements MessageStore {
     }
   }
 
-  /** A write in call order; a failure stops every later write, except a refused compare-and-set, which wrote nothing. */
+  /** A write in call order; a failure stops every later write (a write called before close() still lands). */
   private write(body: () => Promise<void>): Promise<void> {
     const refusal = this.refusal();
     if (refusal !== undefined) return Promise.reject(refusal);
-    return this.serial((ticket) => this.guarded(ticket, body));
-  }
-
-  private async guarded(ticket: number, write: () => Promise<void>): Promise<void> {
-    // A write called before close() still lands; one queued behind a failed write does not.
-    if (this.failure !== undefined) throw this.failure.error;
-    try {
+    const ticket = this.nextTicket();
+    return this.queue.exclusive(async () => {
       this.assertReachable(ticket);
-      await write();
-    } catch (error) {
-      if (error instanceof ContextStateConflictError) throw error;
-      const failure = this.unavailable(error);
-      this.failure ??= { error: failure };
-      throw failure;
-    }
+      await body();
+    });
   }
 
   private read<T>(operation: () => Promise<T>): Promise<T> {
-    return this.serial(async (ticket) => {
+    const ticket = this.nextTicket();
+    return this.queue.read(async () => {
       try {
         this.assertReachable(ticket);
       } catch (error) {
@@ -290,19 +290,15 @@ export class RedisMessageStore implements MessageStore {
     if (this.unreachable !== undefined && ticket <= this.unreachable.through) throw this.unreachable.error;
   }
 
-  /** Runs `operation` after every operation called before it settled; `ticket` is its place in that order. */
-  private serial<T>(operation: (ticket: number) => Promise<T>): Promise<T> {
-    this.openBatch = undefined;
-    const ticket = (this.queued += 1);
-    const run = () => operation(ticket);
-    const result = this.tail.then(run, run);
-    this.tail = result.catch(() => undefined);
-    return result;
+  /** The place in call order of an operation queued now. */
+  private nextTicket(): number {
+    this.queued += 1;
+    return this.queued;
   }
 
   private refusal(): Error | undefined {
     if (this.closing !== undefined || this.client === undefined) return new ContextClosedError(this.location, "closed");
-    if (this.failure !== undefined) return this.failure.error as Error;
+    if (this.queue.failure !== undefined) return this.queue.failure.error as Error;
     return undefined;
   }
 

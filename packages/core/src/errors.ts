@@ -212,7 +212,9 @@ export class ContextStateConflictError extends ContextError {
 
 /**
  * A public call was given an argument it cannot use (a handler that is not a function, an unknown
- * encoding, a value that cannot be persisted): each bad field is named. The call changed nothing.
+ * encoding, a value that cannot be persisted), or was made on an object not ready for it (a store
+ * opened twice, written before it was loaded): each bad field is named, `this` for the object itself.
+ * The call changed nothing.
  */
 export class ContextArgumentError extends ContextError {
   /** The call that refused, e.g. `hooks.register`. */

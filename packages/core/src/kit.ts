@@ -79,6 +79,7 @@ export {
   ContextStoreUnavailableError,
   type CorruptRecord,
   type LockOwner,
+  misusedStore,
 } from "./store/store-errors.js";
 
 // --- Adapter kit: shared by the adapters between ctxkit messages and each SDK's shapes. ---

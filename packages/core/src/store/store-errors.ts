@@ -1,5 +1,5 @@
 // The failures of a store that a caller can act on, one class per code, shared by every backend.
-import { ContextError } from "../errors.js";
+import { ContextArgumentError, ContextError } from "../errors.js";
 
 /**
  * A store's folder or file cannot be used safely: it is not a folder, it cannot be written, or a file in
@@ -100,4 +100,9 @@ export class ContextStoreUnavailableError extends ContextError {
     );
     this.location = location;
   }
+}
+
+/** The typed error of a store call made out of order (opened twice, written before it was loaded): `ContextArgumentError` naming `this`. */
+export function misusedStore(operation: string, problem: string): ContextArgumentError {
+  return new ContextArgumentError(operation, [{ path: "this", message: problem }]);
 }
