@@ -20,9 +20,9 @@ describe("built-in strategies", () => {
       expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"]);
     });
 
-    it("should clear every tool result but the newest in the default pipeline, the rest with their own defaults", () => {
+    it("should clear every tool result but the newest in the default pipeline (a truncate follows), the rest with their own defaults", () => {
       expect(DEFAULT_PIPELINE).toEqual([
-        { name: "clear-tool-results", options: { keepRecent: 1 } },
+        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true } },
         "trim-long-text",
         "truncate",
         "shorten-to-fit",

@@ -36,7 +36,7 @@ export type BuiltInStrategyEntry = {
  * of the requests between compactions.
  */
 export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEntry)[] = Object.freeze([
-  Object.freeze({ name: "clear-tool-results", options: Object.freeze({ keepRecent: 1 }) }),
+  Object.freeze({ name: "clear-tool-results", options: Object.freeze({ keepRecent: 1, truncateFollows: true }) }),
   "trim-long-text",
   "truncate",
   "shorten-to-fit",
@@ -54,11 +54,11 @@ interface Factory {
 }
 
 const FACTORIES: { readonly [Name in BuiltInStrategyName]: Factory } = {
-  "clear-tool-results": { create: clearToolResults, keys: ["keepRecent", "placeholder", "maxIdentifiers"] },
+  "clear-tool-results": { create: clearToolResults, keys: ["keepRecent", "placeholder", "maxIdentifiers", "truncateFollows"] },
   "trim-long-text": { create: trimLongText, keys: ["maxChars", "headChars", "tailChars"] },
   truncate: { create: truncate, keys: ["protectFirst"] },
   "shorten-to-fit": { create: shortenToFit, keys: ["maxTextChars", "maxArgumentChars", "maxIdentifiers"] },
-  "sliding-window": { create: slidingWindow, keys: ["windowSize"] },
+  "sliding-window": { create: slidingWindow, keys: ["windowSize", "step"] },
   importance: { create: importance, keys: ["weights"] },
   microcompact: { create: microcompact, keys: ["keepRecent", "idleMs", "isClearable"] },
   "offload-tool-results": { create: offloadToolResults, keys: ["minTokens", "keepRecent", "previewChars"] },

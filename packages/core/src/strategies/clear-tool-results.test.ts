@@ -202,5 +202,18 @@ describe("clearToolResults", () => {
       const roomy = await clearToolResults({ keepRecent: 0 }).apply(view, roomyContext());
       expect(clearedIndices(roomy.view)).toHaveLength(12);
     });
+
+    it("should leave, with truncateFollows, the results of old units that cannot fit the target even cleared, and no others", async () => {
+      const history = toolHistory(10);
+      const view = createTestView(history);
+      // Room in the budget for every cleared unit, in the target for the newest few only.
+      const context = createTestContext({ budget: 1_000_000, target: 60 });
+      const safe = await clearToolResults({ keepRecent: 0 }).apply(view, context);
+      const planned = await clearToolResults({ keepRecent: 0, truncateFollows: true }).apply(view, context);
+      expect(clearedIndices(safe.view).length).toBeGreaterThan(clearedIndices(planned.view).length);
+      // What it clears is the newest end, which a truncation to the target keeps.
+      expect(clearedIndices(planned.view)).toEqual(clearedIndices(safe.view).slice(-clearedIndices(planned.view).length));
+      expect(clearedIndices(planned.view).length).toBeGreaterThan(0);
+    });
   });
 });

@@ -18,6 +18,13 @@ export interface ClearToolResultsOptions {
   placeholder?: string | ((originalTokens: number, message: ToolMessage) => string);
   /** How many identifiers the default placeholder lists at most. Default 80. */
   maxIdentifiers?: number;
+  /**
+   * Set when a `truncate` runs after this strategy in the pipeline (the default pipeline does): results
+   * of old units that could not fit the target even cleared are then left for it to drop, rather than
+   * cleared (and digested) first. Without it, only units that no view within the budget could hold are
+   * left, since the engine truncates any view over the budget. Default false.
+   */
+  truncateFollows?: boolean;
 }
 
 function defaultPlaceholder(maxIdentifiers: number): (originalTokens: number, message: ToolMessage) => string {
@@ -28,7 +35,7 @@ function defaultPlaceholder(maxIdentifiers: number): (originalTokens: number, me
 }
 
 export function clearToolResults(options: ClearToolResultsOptions = {}): Strategy {
-  const { keepRecent = 5, maxIdentifiers = 80 } = options;
+  const { keepRecent = 5, maxIdentifiers = 80, truncateFollows = false } = options;
   const placeholder = options.placeholder ?? defaultPlaceholder(maxIdentifiers);
   if (!Number.isInteger(keepRecent) || keepRecent < 0) {
     throw new ContextConfigError(NAME, [{ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` }]);
@@ -44,7 +51,9 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
       });
       // `slice(0, -0)` would be empty, which is how a "0 protects everything" bug happens elsewhere.
       const clearable = toolIndices.slice(0, Math.max(0, toolIndices.length - keepRecent));
-      const isLeftForTruncation = leftForTruncation(view, new Set(clearable), context);
+      // A truncation goes to the target, a forced one too (only shortening goes further then).
+      const reach = truncateFollows ? context.target : context.budget;
+      const isLeftForTruncation = leftForTruncation(view, new Set(clearable), reach, context.protectFirst);
       let entries: ViewEntry[] | undefined;
       let tokens = view.tokens;
       // Oldest first: the results furthest back matter least to the model's next step.
@@ -73,19 +82,24 @@ export function clearToolResults(options: ClearToolResultsOptions = {}): Strateg
 }
 
 /**
- * Whether the entry at a view position is one that no view within the budget can hold, whatever is
+ * Whether the entry at a view position is one that no view within `reach` tokens can hold, whatever is
  * cleared: counting every clearable result as if it were gone and everything else whole, the newer
- * entries alone pass the budget, and its unit may be dropped. A truncation (the pipeline's, or the
- * engine's last resort over the budget) drops such a unit, so its result is left as it is. Digesting
- * results that are dropped anyway was most of the cost of a large compaction. An entry whose unit cannot
- * be dropped (the current turn, a pinned message) is cleared as usual.
+ * entries alone pass `reach`, and its unit may be dropped. A truncation (the pipeline's, to the target,
+ * or the engine's last resort over the budget) drops such a unit, so its result is left as it is.
+ * Digesting results that are dropped anyway was most of the cost of a large compaction. An entry whose
+ * unit cannot be dropped (the current turn, a pinned message) is cleared as usual.
  */
-function leftForTruncation(view: ViewDraft, clearable: ReadonlySet<number>, context: StrategyContext): (index: number) => boolean {
+function leftForTruncation(
+  view: ViewDraft,
+  clearable: ReadonlySet<number>,
+  reach: number,
+  protectFirst: number,
+): (index: number) => boolean {
   let tokens = 0;
   let keepableFrom = 0;
   for (let index = view.entries.length - 1; index >= 0; index -= 1) {
     if (!clearable.has(index)) tokens += view.entries[index]!.tokens;
-    if (tokens > context.budget) {
+    if (tokens > reach) {
       keepableFrom = index + 1;
       break;
     }
@@ -94,7 +108,7 @@ function leftForTruncation(view: ViewDraft, clearable: ReadonlySet<number>, cont
   const droppable = new Set<number>();
   for (const unit of view.units) {
     if (unit.start >= keepableFrom) break;
-    if (canDropUnit(view, unit, context.protectFirst)) for (let index = unit.start; index < unit.end; index += 1) droppable.add(index);
+    if (canDropUnit(view, unit, protectFirst)) for (let index = unit.start; index < unit.end; index += 1) droppable.add(index);
   }
   return (index) => index < keepableFrom && droppable.has(index);
 }
