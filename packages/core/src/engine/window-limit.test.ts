@@ -52,4 +52,11 @@ describe("sliding-window on every request", () => {
     expect(await manager.getMessagesForRequest({ tokenBudget: 100_000 })).toEqual(grown);
     expect(reasons.length).toBe(compactions);
   });
+
+  it("should take the window's step from a config's strategy list, and refuse a step that is not below the window", async () => {
+    await expect(memoryContext({ strategies: [{ name: "sliding-window", options: { windowSize: 8, step: 2 } }] })).resolves.toBeDefined();
+    await expect(memoryContext({ strategies: [{ name: "sliding-window", options: { windowSize: 8, step: 8 } }] })).rejects.toMatchObject({
+      code: "CONTEXT_CONFIG",
+    });
+  });
 });
