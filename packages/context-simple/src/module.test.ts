@@ -45,6 +45,6 @@ describe("mount plan with built-in strategy options", () => {
 
   it("should report a misspelt option as a ContextConfigError naming the strategy", async () => {
     const plan = { context: { module, config: { strategies: [{ name: "sliding-window", options: { size: 6 } }] } } };
-    await expect(mountPlan(createCoordinator(), plan)).rejects.toThrow(/sliding-window.*size: unknown option/);
+    await expect(mountPlan(createCoordinator(), plan)).rejects.toThrow(/sliding-window.*size: unknown key/);
   });
 });

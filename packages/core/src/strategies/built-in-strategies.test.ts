@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { historyArbitrary } from "../../test/arbitraries.js";
+import { memoryContext } from "../../test/memory-context.js";
 import { createRepairedTestView, createTestContext, historyIndices } from "../../test/strategy-context.js";
 import { ContextConfigError } from "../errors.js";
 import type { Strategy, ViewDraft } from "../pipeline/strategy.js";
@@ -159,7 +160,22 @@ describe("built-in strategies (properties)", () => {
 
 describe("createBuiltInStrategy options", () => {
   it("should reject an unknown option key instead of ignoring it", () => {
-    expect(() => createBuiltInStrategy("clear-tool-results", { keepRecnt: 2 } as never)).toThrow(/keepRecnt: unknown option/);
-    expect(() => createBuiltInStrategy("sliding-window", { size: 2 } as never)).toThrow(/size: unknown option/);
+    expect(() => createBuiltInStrategy("clear-tool-results", { keepRecnt: 2 } as never)).toThrow(/keepRecnt: unknown key/);
+    expect(() => createBuiltInStrategy("sliding-window", { size: 2 } as never)).toThrow(/size: unknown key/);
+  });
+
+  it("should refuse an unknown option key from a config's strategy list, naming the strategy and the key", async () => {
+    const attempt = memoryContext({ strategies: [{ name: "sliding-window", options: { windowSize: 8, sizee: 2 } }] });
+    const error = await attempt.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ContextConfigError);
+    expect(error).toMatchObject({ code: "CONTEXT_CONFIG", module: "sliding-window" });
+    expect((error as ContextConfigError).issues).toEqual([{ path: "sizee", message: expect.stringContaining("unknown key") }]);
+  });
+
+  it("should refuse a non-object options value", () => {
+    expect(() => createBuiltInStrategy("truncate", [] as never)).toThrow(/options: must be an object of options/);
   });
 });

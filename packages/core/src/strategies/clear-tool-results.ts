@@ -1,6 +1,7 @@
 // clear-tool-results: replaces older tool results with a short placeholder, keeping units and ids intact.
-import { ContextConfigError } from "../errors.js";
+import { z } from "zod";
 import type { ToolMessage } from "../messages/message.js";
+import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
@@ -27,19 +28,37 @@ export interface ClearToolResultsOptions {
   truncateFollows?: boolean;
 }
 
-function defaultPlaceholder(maxIdentifiers: number): (originalTokens: number, message: ToolMessage) => string {
+type Placeholder = (originalTokens: number, message: ToolMessage) => string;
+
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z.strictObject({
+  keepRecent: z.number().int().nonnegative().default(5),
+  placeholder: z
+    .union([
+      z.string(),
+      z.custom<Placeholder>((value) => typeof value === "function", {
+        message: "must be a string or a function (originalTokens, message) => string",
+      }),
+    ])
+    .optional(),
+  maxIdentifiers: z.number().int().nonnegative().default(80),
+  truncateFollows: z.boolean().default(false),
+});
+
+function defaultPlaceholder(maxIdentifiers: number): Placeholder {
   return (originalTokens, message) => {
     const digest = maxIdentifiers === 0 ? "" : digestToolResult(contentText(message.content), { maxIdentifiers });
     return `[tool result cleared to save context: ${originalTokens} tokens${digest === "" ? "" : `; ${digest}`}]`;
   };
 }
 
-export function clearToolResults(options: ClearToolResultsOptions = {}): Strategy {
-  const { keepRecent = 5, maxIdentifiers = 80, truncateFollows = false } = options;
-  const placeholder = options.placeholder ?? defaultPlaceholder(maxIdentifiers);
-  if (!Number.isInteger(keepRecent) || keepRecent < 0) {
-    throw new ContextConfigError(NAME, [{ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` }]);
-  }
+export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
+  const {
+    keepRecent,
+    maxIdentifiers,
+    truncateFollows,
+    placeholder = defaultPlaceholder(maxIdentifiers),
+  } = parseConfig(NAME, optionsSchema, options ?? {});
   const placeholderFor = typeof placeholder === "string" ? () => placeholder : placeholder;
 
   return {

@@ -1,6 +1,7 @@
 // importance: scores each unit (recency, tool errors, user corrections, file edits) and drops the least important whole units first.
-import { ContextConfigError } from "../errors.js";
+import { z } from "zod";
 import type { Message } from "../messages/message.js";
+import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
 import type { ToolUnit } from "../units/tool-unit.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
@@ -22,7 +23,21 @@ export interface ImportanceOptions {
   weights?: ImportanceWeights;
 }
 
-const DEFAULT_WEIGHTS: Required<ImportanceWeights> = { recency: 1, toolError: 1, userCorrection: 2, fileEdit: 1 };
+// zod numbers are finite, so a weight is a finite number ≥ 0.
+const weight = z.number().nonnegative();
+
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z.strictObject({
+  // `prefault`, not `default`: a missing `weights` is parsed as `{}`, so each weight gets its own default.
+  weights: z
+    .strictObject({
+      recency: weight.default(1),
+      toolError: weight.default(1),
+      userCorrection: weight.default(2),
+      fileEdit: weight.default(1),
+    })
+    .prefault({}),
+});
 
 const TOOL_ERROR = /\b(error|exception|traceback|failed|failure|fatal|panic|denied|not found|exit (code|status) [1-9])\b/i;
 const USER_CORRECTION =
@@ -58,15 +73,8 @@ function scoreUnit(view: ViewDraft, unit: ToolUnit, unitIndex: number, weights: 
  * Drops droppable units in order of score, lowest first (the older on a tie), until the view is at or
  * below the target. The same draft always gives the same result: scores read only the draft.
  */
-export function importance(options: ImportanceOptions = {}): Strategy {
-  const weights = { ...DEFAULT_WEIGHTS, ...options.weights };
-  const bad = Object.entries(weights).filter(([, value]) => typeof value !== "number" || !Number.isFinite(value) || value < 0);
-  if (bad.length > 0) {
-    throw new ContextConfigError(
-      NAME,
-      bad.map(([key, value]) => ({ path: `weights.${key}`, message: `must be a finite number ≥ 0, got ${String(value)}` })),
-    );
-  }
+export function importance(options?: ImportanceOptions): Strategy {
+  const { weights } = parseConfig(NAME, optionsSchema, options ?? {});
 
   return {
     name: NAME,

@@ -1,6 +1,7 @@
 // microcompact: clears the results of tools that can simply be run again (reads, searches, listings), and does it after a pause too.
-import { ContextConfigError } from "../errors.js";
+import { z } from "zod";
 import type { ToolMessage } from "../messages/message.js";
+import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
@@ -29,19 +30,22 @@ const RERUNNABLE = /(read|view|cat|grep|glob|search|find|list|ls|fetch|get|open|
 /** The default classifier: tools that look things up, whose output the agent can ask for again. */
 export const isRerunnableToolResult: ToolResultClassifier = (toolName) => RERUNNABLE.test(toolName);
 
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z.strictObject({
+  keepRecent: z.number().int().nonnegative().default(3),
+  idleMs: z.number().int().nonnegative().nullable().default(300_000),
+  // A function given to `default` is called for the value, so the classifier is returned by one.
+  isClearable: z
+    .custom<ToolResultClassifier>((value) => typeof value === "function", { message: "must be a function (toolName, message) => boolean" })
+    .default(() => isRerunnableToolResult),
+});
+
 function placeholderFor(toolName: string, originalTokens: number): string {
   return `[stale ${toolName || "tool"} result cleared: ${originalTokens} tokens; run the tool again if it is needed]`;
 }
 
-export function microcompact(options: MicrocompactOptions = {}): Strategy {
-  const { keepRecent = 3, idleMs = 300_000, isClearable = isRerunnableToolResult } = options;
-  const issues = [];
-  if (!Number.isInteger(keepRecent) || keepRecent < 0)
-    issues.push({ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` });
-  if (idleMs !== null && (!Number.isInteger(idleMs) || idleMs < 0))
-    issues.push({ path: "idleMs", message: `must be a non-negative integer of milliseconds or null, got ${idleMs}` });
-  if (typeof isClearable !== "function") issues.push({ path: "isClearable", message: "must be a function (toolName, message) => boolean" });
-  if (issues.length > 0) throw new ContextConfigError(NAME, issues);
+export function microcompact(options?: MicrocompactOptions): Strategy {
+  const { keepRecent, idleMs, isClearable } = parseConfig(NAME, optionsSchema, options ?? {});
 
   function apply(view: ViewDraft, context: StrategyContext): StrategyResult {
     const names = findToolNames(view);

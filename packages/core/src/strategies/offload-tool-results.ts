@@ -1,6 +1,7 @@
 // offload-tool-results: swaps a large tool result in the view for a short reference the agent can resolve with `retrieve_tool_result`.
-import { ContextConfigError } from "../errors.js";
+import { z } from "zod";
 import type { ContentPart, ToolMessage } from "../messages/message.js";
+import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
@@ -16,6 +17,13 @@ export interface OffloadToolResultsOptions {
   /** Characters of the result's start kept in the reference, so the agent knows what it is. Default 200. */
   previewChars?: number;
 }
+
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z.strictObject({
+  minTokens: z.number().int().positive().default(1_000),
+  keepRecent: z.number().int().nonnegative().default(1),
+  previewChars: z.number().int().nonnegative().default(200),
+});
 
 function textOf(content: string | ContentPart[]): string {
   if (typeof content === "string") return content;
@@ -39,20 +47,8 @@ export function offloadReference(message: ToolMessage, tokens: number, previewCh
  * the reference names the call id, and `retrieve_tool_result` reads the result back from the history.
  * Oldest first, until the view is at or below the target.
  */
-export function offloadToolResults(options: OffloadToolResultsOptions = {}): Strategy {
-  const { minTokens = 1_000, keepRecent = 1, previewChars = 200 } = options;
-  const issues = [
-    ...(Number.isInteger(minTokens) && minTokens > 0
-      ? []
-      : [{ path: "minTokens", message: `must be a positive integer, got ${minTokens}` }]),
-    ...(Number.isInteger(keepRecent) && keepRecent >= 0
-      ? []
-      : [{ path: "keepRecent", message: `must be a non-negative integer, got ${keepRecent}` }]),
-    ...(Number.isInteger(previewChars) && previewChars >= 0
-      ? []
-      : [{ path: "previewChars", message: `must be a non-negative integer, got ${previewChars}` }]),
-  ];
-  if (issues.length > 0) throw new ContextConfigError(NAME, issues);
+export function offloadToolResults(options?: OffloadToolResultsOptions): Strategy {
+  const { minTokens, keepRecent, previewChars } = parseConfig(NAME, optionsSchema, options ?? {});
 
   return {
     name: NAME,

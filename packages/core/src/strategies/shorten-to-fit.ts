@@ -1,7 +1,8 @@
 // shorten-to-fit: the step before a refusal. Shortens every message but the latest tool unit and the latest user
 // message to a stub, oldest first, so a turn too long for the budget is shortened rather than refused.
-import { ContextConfigError, type ErrorIssue } from "../errors.js";
+import { z } from "zod";
 import type { Message, ToolCall } from "../messages/message.js";
+import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
@@ -18,6 +19,13 @@ export interface ShortenToFitOptions {
   /** How many of a cleared tool result's identifiers its stub still lists. Default 25. */
   maxIdentifiers?: number;
 }
+
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z.strictObject({
+  maxTextChars: z.number().int().min(10).default(400),
+  maxArgumentChars: z.number().int().min(10).default(120),
+  maxIdentifiers: z.number().int().nonnegative().default(25),
+});
 
 /** `value` with every string longer than `maxChars` cut to its head and a marker; keys untouched. */
 function shortenValue(value: unknown, maxChars: number): unknown {
@@ -45,14 +53,8 @@ function shortenArguments(call: ToolCall, maxChars: number): ToolCall {
 
 const isHistoryEntry = (entry: ViewEntry): entry is ViewEntry & { source: { kind: "history" } } => entry.source.kind === "history";
 
-export function shortenToFit(options: ShortenToFitOptions = {}): Strategy {
-  const { maxTextChars = 400, maxArgumentChars = 120, maxIdentifiers = 25 } = options;
-  const issues: ErrorIssue[] = [];
-  if (!Number.isInteger(maxTextChars) || maxTextChars < 10)
-    issues.push({ path: "maxTextChars", message: `must be an integer of at least 10, got ${maxTextChars}` });
-  if (!Number.isInteger(maxArgumentChars) || maxArgumentChars < 10)
-    issues.push({ path: "maxArgumentChars", message: `must be an integer of at least 10, got ${maxArgumentChars}` });
-  if (issues.length > 0) throw new ContextConfigError(NAME, issues);
+export function shortenToFit(options?: ShortenToFitOptions): Strategy {
+  const { maxTextChars, maxArgumentChars, maxIdentifiers } = parseConfig(NAME, optionsSchema, options ?? {});
   /**
    * The stub of `entry`, always made from the original history message, so the same settings give the
    * same stub on every compaction (a stub is never shortened again by the settings that made it).

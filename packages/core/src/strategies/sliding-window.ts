@@ -1,5 +1,6 @@
 // sliding-window: keeps at most `windowSize` messages in every view (whole units, protected entries aside), moving in steps.
-import { ContextConfigError } from "../errors.js";
+import { z } from "zod";
+import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
 
@@ -16,23 +17,32 @@ export interface SlidingWindowOptions {
   step?: number;
 }
 
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z
+  .strictObject({
+    windowSize: z.number().int().positive().default(40),
+    step: z.number().int().optional(),
+  })
+  // The default step depends on the window, so it is filled in once the window is known to be valid.
+  .transform(({ windowSize, step = Math.floor(windowSize / 4) }) => ({ windowSize, step }))
+  .superRefine(({ windowSize, step }, context) => {
+    if (step < 0 || step >= windowSize) {
+      context.addIssue({
+        code: "custom",
+        path: ["step"],
+        message: `must be an integer from 0 to windowSize - 1 (${windowSize - 1}), got ${step}`,
+      });
+    }
+  });
+
 /**
  * A window by message count, not by tokens, held on every view: the manager runs it whenever the view
  * passes `windowSize` (reason `limit`), under the threshold too, and at every compaction. Protected
  * entries (instructions, pinned, the first `protectFirst`, the current turn) stay wherever they are and
  * are not counted; the other units are kept newest first while they fit whole.
  */
-export function slidingWindow(options: SlidingWindowOptions = {}): Strategy {
-  const { windowSize = 40 } = options;
-  if (!Number.isInteger(windowSize) || windowSize < 1) {
-    throw new ContextConfigError(NAME, [{ path: "windowSize", message: `must be a positive integer, got ${windowSize}` }]);
-  }
-  const { step = Math.floor(windowSize / 4) } = options;
-  if (!Number.isInteger(step) || step < 0 || step >= windowSize) {
-    throw new ContextConfigError(NAME, [
-      { path: "step", message: `must be an integer from 0 to windowSize - 1 (${windowSize - 1}), got ${step}` },
-    ]);
-  }
+export function slidingWindow(options?: SlidingWindowOptions): Strategy {
+  const { windowSize, step } = parseConfig(NAME, optionsSchema, options ?? {});
 
   const countedMessages = (view: ViewDraft, protectFirst: number): number =>
     view.units.reduce((sum, unit) => sum + (canDropUnit(view, unit, protectFirst) ? unit.end - unit.start : 0), 0);

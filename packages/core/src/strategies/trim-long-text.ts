@@ -1,10 +1,11 @@
 // trim-long-text: shortens any text over a limit to a head, a marker and a tail, never splitting a character.
 // Long tool-call arguments are shortened too, string by string, so they stay valid JSON.
-import { ContextConfigError, type ErrorIssue } from "../errors.js";
+import { z } from "zod";
 import type { ContentPart, Message, TextPart, ToolCall } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
+import { parseConfig } from "../modules/parse-config.js";
 
 const NAME = "trim-long-text";
 
@@ -18,12 +19,33 @@ export interface TrimLongTextOptions {
   tailChars?: number;
 }
 
-export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
-  const { maxChars = 20_000 } = options;
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z
+  .strictObject({
+    maxChars: z.number().int().positive().default(20_000),
+    headChars: z.number().int().nonnegative().optional(),
+    tailChars: z.number().int().nonnegative().optional(),
+  })
   // The head usually holds the command and the first output, the tail the result or the error.
   // Keeping 60% leaves a trimmed text well under the limit, so one trim is enough.
-  const { headChars = Math.floor(maxChars * 0.4), tailChars = Math.floor(maxChars * 0.2) } = options;
-  checkOptions(maxChars, headChars, tailChars);
+  .transform(({ maxChars, headChars = Math.floor(maxChars * 0.4), tailChars = Math.floor(maxChars * 0.2) }) => ({
+    maxChars,
+    headChars,
+    tailChars,
+  }))
+  // Checked on the filled-in values: a head and tail as long as the limit would leave nothing to trim.
+  .superRefine(({ maxChars, headChars, tailChars }, context) => {
+    if (headChars + tailChars >= maxChars) {
+      context.addIssue({
+        code: "custom",
+        path: ["headChars"],
+        message: `headChars + tailChars (${headChars + tailChars}) must be below maxChars (${maxChars})`,
+      });
+    }
+  });
+
+export function trimLongText(options?: TrimLongTextOptions): Strategy {
+  const { maxChars, headChars, tailChars } = parseConfig(NAME, optionsSchema, options ?? {});
 
   const trimContent = (content: Message["content"]): Message["content"] | undefined => {
     if (typeof content === "string") return content.length > maxChars ? trimText(content, headChars, tailChars) : undefined;
@@ -98,18 +120,6 @@ export function trimLongText(options: TrimLongTextOptions = {}): Strategy {
 
 function isLongTextPart(part: ContentPart, maxChars: number): part is TextPart {
   return part.type === "text" && typeof part.text === "string" && part.text.length > maxChars;
-}
-
-function checkOptions(maxChars: number, headChars: number, tailChars: number): void {
-  const issues: ErrorIssue[] = [];
-  const isCount = (value: number, minimum: number) => Number.isInteger(value) && value >= minimum;
-  if (!isCount(maxChars, 1)) issues.push({ path: "maxChars", message: `must be a positive integer, got ${maxChars}` });
-  if (!isCount(headChars, 0)) issues.push({ path: "headChars", message: `must be a non-negative integer, got ${headChars}` });
-  if (!isCount(tailChars, 0)) issues.push({ path: "tailChars", message: `must be a non-negative integer, got ${tailChars}` });
-  if (issues.length === 0 && headChars + tailChars >= maxChars) {
-    issues.push({ path: "headChars", message: `headChars + tailChars (${headChars + tailChars}) must be below maxChars (${maxChars})` });
-  }
-  if (issues.length > 0) throw new ContextConfigError(NAME, issues);
 }
 
 const MARKER = (removed: number) => `\n[… ${removed} characters trimmed …]\n`;

@@ -1,8 +1,9 @@
 // truncate: drops the oldest whole units that invariant 5 and `protectFirst` allow to be dropped.
-import { ContextConfigError } from "../errors.js";
+import { z } from "zod";
 import { isSummaryEntry } from "../messages/summary-coverage.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
+import { parseConfig } from "../modules/parse-config.js";
 
 const NAME = "truncate";
 
@@ -14,11 +15,13 @@ export interface TruncateOptions {
   protectFirst?: number;
 }
 
-export function truncate(options: TruncateOptions = {}): Strategy {
-  const { protectFirst: ownProtectFirst = 0 } = options;
-  if (!Number.isInteger(ownProtectFirst) || ownProtectFirst < 0) {
-    throw new ContextConfigError(NAME, [{ path: "protectFirst", message: `must be a non-negative integer, got ${ownProtectFirst}` }]);
-  }
+/** The options checked: unknown keys and bad values are refused, defaults filled in. */
+const optionsSchema = z.strictObject({
+  protectFirst: z.number().int().nonnegative().default(0),
+});
+
+export function truncate(options?: TruncateOptions): Strategy {
+  const { protectFirst: ownProtectFirst } = parseConfig(NAME, optionsSchema, options ?? {});
 
   return {
     name: NAME,
