@@ -12,6 +12,11 @@ export interface HistoryArbitraryOptions {
   readonly hugeOutputs?: boolean;
   /** Most segments (a message, a tool unit, a broken fragment) after the leading instructions. Default 10. */
   readonly maxSegments?: number;
+  /**
+   * End half the histories with a current turn that holds tool units (a user message, then one to three
+   * units): the turn a summary is made right before, which random segments reach only now and then. Default false.
+   */
+  readonly currentTurnWithTools?: boolean;
 }
 
 /** One step of a conversation: a single message, a whole tool unit, or a broken fragment. */
@@ -41,10 +46,23 @@ export function segmentArbitrary(options: HistoryArbitraryOptions = {}): fc.Arbi
  * Every message passes `parseMessage`; none is frozen, so a test can detect a manager that mutates it.
  */
 export function historyArbitrary(options: HistoryArbitraryOptions = {}): fc.Arbitrary<Message[]> {
+  const currentTurn =
+    options.currentTurnWithTools === true
+      ? fc.option(
+          fc
+            .tuple(
+              userMessageArbitrary(),
+              fc.array(toolUnitArbitrary({ hugeOutputs: options.hugeOutputs !== false }), { minLength: 1, maxLength: 3 }),
+            )
+            .map(([user, units]) => [user, ...units.flat()]),
+          { nil: [], freq: 2 },
+        )
+      : fc.constant([]);
   return fc
     .tuple(
       fc.array(instructionArbitrary(), { maxLength: 2 }),
       fc.array(segmentArbitrary(options), { maxLength: options.maxSegments ?? 10 }),
+      currentTurn,
     )
-    .map(([instructions, segments]) => [...instructions, ...segments.flat()]);
+    .map(([instructions, segments, turn]) => [...instructions, ...segments.flat(), ...turn]);
 }

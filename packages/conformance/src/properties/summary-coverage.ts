@@ -26,8 +26,9 @@ export const summaryCoverageProperty = defineProperty({
     context.features?.summarizer === true
       ? undefined
       : "not declared summarizer: true, for a summary strategy on the kit's settings.summarizer",
-  // Tight budgets, so that summaries are made.
-  arbitrary: () => sessionArbitrary({ broken: true, maxEarlyRequests: 4, budget: budgetArbitrary({ min: 64, max: 4_096 }) }),
+  // Tight budgets, so that summaries are made; and often a current turn of tool units, right after what they cover.
+  arbitrary: () =>
+    sessionArbitrary({ broken: true, maxEarlyRequests: 4, budget: budgetArbitrary({ min: 64, max: 4_096 }), currentTurnWithTools: true }),
   describeTally: (tally) => {
     const views = tally.get("views") ?? 0;
     return views === 0 ? undefined : `${tally.get("summarized") ?? 0} of ${views} views held a summary`;
