@@ -60,7 +60,16 @@ export function roomyBudgetSpecificationArbitrary(): fc.Arbitrary<BudgetSpecific
         ratio: fc.constantFrom(0.7, 0.69, 0.68, 0.67, 0.66, 0.64, 0.62, 0.58, 0.5, 0.4, 0.3, 0.2),
         permille: fc.integer({ min: 0, max: 15 }),
       }),
-      weight: 5,
+      weight: 3,
+    },
+    // Just under the 70% line, where only a manager compacting between 65% and 70% shows: the hardest band to reach by chance.
+    {
+      arbitrary: fc.record({
+        view: fc.constant("full" as const),
+        ratio: fc.constantFrom(0.69, 0.68, 0.67, 0.66),
+        permille: fc.integer({ min: 0, max: 10 }),
+      }),
+      weight: 3,
     },
   );
 }
