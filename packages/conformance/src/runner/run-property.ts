@@ -46,7 +46,8 @@ export async function runProperty(
   const primary = toFailure(first, regime);
   // A replay runs the one case it was given; a detection sweep needs only the first failure.
   if (regime !== "any" || options.path !== undefined || options.shrink === false) return withFailures(first, [primary]);
-  const roomy = await runPropertyOnce(property, { ...input, regime: "above-minimal" }, options);
+  // Budgets above the minimal view, searching for a failure of another kind than the first.
+  const roomy = await runPropertyOnce(property, { ...input, regime: "above-minimal" }, options, primary.failureKind);
   if (roomy.status !== "fail" || roomy.counterexample === undefined) return withFailures(first, [primary]);
   const secondary = toFailure(roomy, "above-minimal");
   const failures = secondary.failureKind === primary.failureKind ? [primary] : [primary, secondary];
@@ -69,7 +70,16 @@ function withFailures(result: CheckResult, failures: readonly ClassifiedFailure[
   };
 }
 
-async function runPropertyOnce(property: ConformanceProperty, input: PropertyContext, options: PropertyRunOptions): Promise<CheckResult> {
+/**
+ * Runs the property once over its runs. With `besides`, a run that fails with that kind of failure
+ * counts as passing: the search goes on for a failure of another kind, which it would otherwise hide.
+ */
+async function runPropertyOnce(
+  property: ConformanceProperty,
+  input: PropertyContext,
+  options: PropertyRunOptions,
+  besides?: string,
+): Promise<CheckResult> {
   const started = performance.now();
   const tally = new Map<string, number>();
   const context: PropertyContext = { ...input, tally };
@@ -81,6 +91,7 @@ async function runPropertyOnce(property: ConformanceProperty, input: PropertyCon
     try {
       await property.check(input, context);
     } catch (error) {
+      if (besides !== undefined && describeFix(describeFailure(error)).failureKind === besides) return;
       shrinking = true;
       throw error;
     }
