@@ -97,42 +97,39 @@ export function storeFaultChecks(
   if (frozenNetwork === undefined) {
     checks.push(skipped(frozenWriteTitle, "frozenNetwork"), skipped(frozenCloseTitle, "frozenNetwork"));
   } else {
+    /** A store with one message stored, its network then frozen; `body` runs against it, and the hook's set-up is released after. */
+    const onFrozenStore = async (body: (store: MessageStore) => Promise<void>) => {
+      const faulty = await frozenNetwork(randomUUID());
+      try {
+        await faulty.store.open();
+        await faulty.store.load();
+        await faulty.store.append(message(0));
+        faulty.freeze();
+        await body(faulty.store);
+      } finally {
+        await faulty.dispose();
+      }
+    };
     checks.push({
       title: frozenWriteTitle,
       timeoutMs,
-      run: async () => {
-        const faulty = await frozenNetwork(randomUUID());
-        try {
-          await faulty.store.open();
-          await faulty.store.load();
-          await faulty.store.append(message(0));
-          faulty.freeze();
-          await expectTypedRejection(faulty.store.append(message(1)), guardMs, "an append on a frozen network");
-          await expectBoundedClose(faulty.store, guardMs);
-        } finally {
-          await faulty.dispose();
-        }
-      },
+      run: () =>
+        onFrozenStore(async (store) => {
+          await expectTypedRejection(store.append(message(1)), guardMs, "an append on a frozen network");
+          await expectBoundedClose(store, guardMs);
+        }),
     });
     checks.push({
       title: frozenCloseTitle,
       timeoutMs,
-      run: async () => {
-        const faulty = await frozenNetwork(randomUUID());
-        try {
-          await faulty.store.open();
-          await faulty.store.load();
-          await faulty.store.append(message(0));
-          faulty.freeze();
-          const write = faulty.store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 0 } });
+      run: () =>
+        onFrozenStore(async (store) => {
+          const write = store.writeState({ strategy: "summary", key: "checkpoint", value: { through: 0 } });
           // Checked after close(); handled from now on, so its rejection meanwhile is not reported as unhandled.
           write.catch(() => {});
-          await expectBoundedClose(faulty.store, guardMs);
+          await expectBoundedClose(store, guardMs);
           await expectTypedRejection(write, guardMs, "a state write cut off by close()");
-        } finally {
-          await faulty.dispose();
-        }
-      },
+        }),
     });
   }
 
