@@ -7,20 +7,20 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" }).status ?? 1;
+const storagePath = mkdtempSync(join(tmpdir(), "ctxkit-start-"));
+const env = { ...process.env, CTXKIT_START_STORAGE: storagePath };
+const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env }).status ?? 1;
 /** Quotes an argument for a POSIX shell, so a printed command can be pasted as it is. */
 const shellQuote = (argument) => (/^[\w@%+=:,./-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`);
 
 const conformance = "packages/conformance/dist/cli.js";
-const storagePath = mkdtempSync(join(tmpdir(), "ctxkit-start-"));
 const withSummary = { strategies: ["clear-tool-results", { module: "./packages/strategy-summary", config: {} }, "truncate"] };
 const reports = [
   ["packages/context-simple"],
   ["packages/context-persistent", "--restart", "--config", JSON.stringify({ storagePath })],
   ["packages/context-simple", "--config", JSON.stringify(withSummary)],
-  // No --restart here: a JSON config cannot mount the kit's recording summarizer, and without it the
-  // restart check compares a resumed view (which reuses its summary checkpoints) with a fresh instance's.
-  ["packages/context-persistent", "--config", JSON.stringify({ storagePath, ...withSummary })],
+  // Declared by the module itself (its `conformance` export), since restart needs the kit's summarizer mounted.
+  ["scripts/persistent-with-summary.mjs"],
 ];
 
 // The PostgreSQL module runs when a server is known: CTXKIT_POSTGRES_URL, or the one `bash scripts/postgres.sh start` wrote.

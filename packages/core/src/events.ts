@@ -8,6 +8,17 @@ import type { PipelineStep } from "./pipeline/strategy.js";
  */
 export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-change" | "idle" | "limit";
 
+/**
+ * Why a compaction left the view above its target. `protected`: what no strategy may drop (the
+ * instructions, the pins, the current turn, the first messages) already passes it. `strategies`: the
+ * configured strategies stopped short of it (a pipeline that only clears, say), and the view fits the
+ * budget, so no last-resort pass ran. `requiredTokens` is what may not be dropped, as `ContextBudgetError` reports it.
+ */
+export interface TargetShortfall {
+  reason: "protected" | "strategies";
+  requiredTokens: number;
+}
+
 export interface ContextEventMap {
   "context:pre_compact": { messageCount: number; tokenCount: number; budget: number; reason?: CompactionReason };
   "context:post_compact": {
@@ -17,6 +28,13 @@ export interface ContextEventMap {
     steps: readonly PipelineStep[];
     durationMs: number;
     reason?: CompactionReason;
+    /**
+     * The tokens the pass aimed for: `targetRatio × budget`. A pass that ran only the strategies due
+     * after a pause or for a window limit aims for no count of its own: its target is the budget.
+     */
+    target: number;
+    /** Set exactly when the view ended above `target`: why the pass could go no further. */
+    shortOfTarget?: TargetShortfall;
   };
   /**
    * Synthetic content (a summary, a repair notice) entered the view. For a summary, the history range

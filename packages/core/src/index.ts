@@ -76,7 +76,14 @@ export {
   canTellShouldCompact,
 } from "./protocol.js";
 
-export { CONTEXT_EVENTS, type CompactionReason, type ContextEventMap, type ContextEventName, type ContextEventListener } from "./events.js";
+export {
+  CONTEXT_EVENTS,
+  type CompactionReason,
+  type ContextEventMap,
+  type ContextEventName,
+  type ContextEventListener,
+  type TargetShortfall,
+} from "./events.js";
 
 export type { TokenCounter } from "./tokens/token-counter.js";
 export { tiktokenCounter } from "./tokens/tiktoken-counter.js";

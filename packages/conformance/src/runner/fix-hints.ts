@@ -35,6 +35,11 @@ const HINTS: readonly Hint[] = [
     fix: "Never rewrite the stored history or the caller's objects: build each view from copies.",
   },
   {
+    kind: "compaction-target",
+    matches: /shortOfTarget|names no target/,
+    fix: "Give each post_compact the target the compaction aimed for, and when the view ends above it, shortOfTarget with the reason and the tokens that may not be dropped.",
+  },
+  {
     kind: "compaction-loop",
     matches: /compacted again|compaction loop/,
     fix: "Compact only when something new needs room, and bring the view to its target (or report that you cannot) in one compaction.",

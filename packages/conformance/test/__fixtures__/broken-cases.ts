@@ -162,6 +162,14 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   { flaw: "strips reasoning parts from older messages", module: seedSensitive.stripsReasoning, property: "reasoning-intact" },
   { flaw: "compacts on every request, with nothing new", module: seedSensitive.compactsOnEveryRequest, property: "compaction-progress" },
   {
+    flaw: "ends a compaction above its target without saying why",
+    module: seedSensitive.stopsShortOfTargetSilently,
+    property: "compaction-progress",
+    reason: /does not say why/,
+    // Its smallest session found has one tool result long enough to pass the threshold alone.
+    shrinksSmall: false,
+  },
+  {
     flaw: "offloads a tool result under a reference by call id alone, though ids repeat",
     module: seedSensitive.namesOnlyTheCallId,
     property: "offload-retrieval",

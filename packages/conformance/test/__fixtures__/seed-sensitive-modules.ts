@@ -140,6 +140,19 @@ export const compactsOnEveryRequest = createBrokenModule("compacts-on-every-requ
   }),
 });
 
+/**
+ * Only clears tool results, so most compactions end above their target, and its post_compact never
+ * says so: the report that should tell an operator why the view stayed large is dropped.
+ */
+export const stopsShortOfTargetSilently = createBrokenModule("stops-short-of-target-silently", {
+  config: { strategies: ["clear-tool-results"] },
+  event: (event, payload) => {
+    if (event !== "context:post_compact") return payload;
+    const { shortOfTarget: _dropped, ...rest } = payload as { shortOfTarget?: unknown };
+    return rest;
+  },
+});
+
 /** Moves each summary to just after the first call message of the view, between the call and its results. */
 export const putsSummaryInsideUnit = createBrokenModule("puts-summary-inside-unit", {
   view: (view) => {

@@ -5,6 +5,7 @@ import {
   CONTEXT_EVENTS,
   type CompactCapability,
   type ContextConfig,
+  type ContextEventName,
   type ContextManager,
   type Coordinator,
   type Message,
@@ -26,6 +27,8 @@ export interface Overrides {
   readonly budget?: (budget: number | undefined) => number | undefined;
   /** Whether the events reach the coordinator's hooks. Default true. */
   readonly emitsEvents?: boolean;
+  /** Rewrites the payload of each event before it reaches the hooks. */
+  readonly event?: (event: ContextEventName, payload: unknown) => unknown;
   /** The config of the real manager inside, on top of the config the module is mounted with. */
   readonly config?: ContextConfig;
 }
@@ -64,7 +67,9 @@ export function createBrokenModule(name: string, overrides: Overrides) {
     async mount(coordinator: Coordinator, config: ContextConfig = {}) {
       const inner = new SimpleContextManager({ ...config, ...overrides.config });
       const removeHandler =
-        overrides.emitsEvents === false ? () => {} : inner.addEventHandler((event, payload) => coordinator.hooks.emit(event, payload));
+        overrides.emitsEvents === false
+          ? () => {}
+          : inner.addEventHandler((event, payload) => coordinator.hooks.emit(event, overrides.event?.(event, payload) ?? payload));
       await coordinator.mount("context", createWrappedManager(inner, overrides));
       if (overrides.emitsEvents !== false) coordinator.registerContributor("observability.events", name, () => [...CONTEXT_EVENTS]);
       return () => {

@@ -5,6 +5,52 @@ import { assistantMessage, sampleTurn, systemMessage, toolCallMessage, toolResul
 import { addAll, managerWithEvents, memoryContext, pinned } from "../../test/memory-context.js";
 
 describe("compaction", () => {
+  describe("target report", () => {
+    const postCompacts = (events: readonly { event: string; payload: unknown }[]) =>
+      events
+        .filter((recorded) => recorded.event === "context:post_compact")
+        .map((recorded) => recorded.payload as ContextEventMap["context:post_compact"]);
+
+    it("should name the target it reached, and no shortfall", async () => {
+      const { manager, events } = await managerWithEvents({ targetRatio: 0.6 });
+      await addAll(manager, Array.from({ length: 8 }, (_, index) => sampleTurn(index)).flat());
+      await manager.getMessagesForRequest({ tokenBudget: 2_000 });
+      const [post] = postCompacts(events);
+      expect(post).toMatchObject({ budget: 2_000, target: 1_200 });
+      expect(post!.tokenCount).toBeLessThanOrEqual(1_200);
+      expect(post).not.toHaveProperty("shortOfTarget");
+    });
+
+    it("should say the strategies stopped short when they left the view above its target within the budget", async () => {
+      const { manager, events } = await managerWithEvents({ strategies: ["clear-tool-results"] });
+      await addAll(manager, Array.from({ length: 8 }, (_, index) => sampleTurn(index, 400)).flat());
+      await manager.getMessagesForRequest({ tokenBudget: 1_000 });
+      const [post] = postCompacts(events);
+      expect(post!.tokenCount).toBeGreaterThan(post!.target);
+      expect(post!.tokenCount).toBeLessThanOrEqual(1_000);
+      expect(post!.shortOfTarget).toMatchObject({ reason: "strategies" });
+      expect(post!.shortOfTarget!.requiredTokens).toBeLessThanOrEqual(post!.target);
+    });
+
+    it("should say what may not be dropped passes the target when the current turn alone does", async () => {
+      const { manager, events } = await managerWithEvents();
+      await addAll(manager, [userMessage("old question"), assistantMessage("old answer"), userMessage("now ".repeat(300))]);
+      await manager.getMessagesForRequest({ tokenBudget: 350 });
+      const [post] = postCompacts(events);
+      expect(post!.shortOfTarget).toEqual({ reason: "protected", requiredTokens: post!.tokenCount });
+      expect(post!.shortOfTarget!.requiredTokens).toBeGreaterThan(post!.target);
+    });
+
+    it("should aim a pass that holds a window limit at the budget alone", async () => {
+      const { manager, events } = await managerWithEvents({ strategies: [{ name: "sliding-window", options: { windowSize: 4 } }] });
+      await addAll(manager, Array.from({ length: 3 }, (_, index) => sampleTurn(index, 40)).flat());
+      await manager.getMessagesForRequest({ tokenBudget: 100_000 });
+      const [post] = postCompacts(events);
+      expect(post).toMatchObject({ reason: "limit", target: 100_000 });
+      expect(post).not.toHaveProperty("shortOfTarget");
+    });
+  });
+
   describe("budget", () => {
     it("should resolve the budget from the provider's window when no explicit budget is given", async () => {
       const manager = await memoryContext({ tokenizer: "estimate", safetyMargin: 0 });

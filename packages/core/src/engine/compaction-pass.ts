@@ -1,6 +1,6 @@
 // One compaction pass: the configured strategies over the view, then last-resort passes if it still does not fit.
 import { ContextBudgetError } from "../errors.js";
-import type { CompactionReason } from "../events.js";
+import type { CompactionReason, TargetShortfall } from "../events.js";
 import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverage.js";
 import { CircuitBreaker } from "../pipeline/circuit-breaker.js";
 import { runPipeline } from "../pipeline/run-pipeline.js";
@@ -82,6 +82,9 @@ export class CompactionPass {
     planner.recordCompaction(budget, view.tokens);
     if (view.tokens > budget) throw new ContextBudgetError(budget, minimalTokens(view, config.protectFirst));
     await this.reportIncluded(before, view);
+    // A pass that ran only its due strategies aimed for nothing but the budget.
+    const aimedFor = dueAlone === undefined ? target : budget;
+    const shortOfTarget = view.tokens > aimedFor ? shortfall(view, aimedFor, config.protectFirst) : undefined;
     await events.emit("context:post_compact", {
       messageCount: view.entries.length,
       tokenCount: view.tokens,
@@ -89,6 +92,8 @@ export class CompactionPass {
       steps,
       durationMs: performance.now() - started,
       reason,
+      target: aimedFor,
+      ...(shortOfTarget === undefined ? {} : { shortOfTarget }),
     });
     return steps;
   }
@@ -166,6 +171,12 @@ export function minimalTokens(view: ViewDraft, protectFirst: number): number {
     if (isKept) tokens += unitTokens;
   }
   return tokens;
+}
+
+/** Why `view`, above `target`, went no further: what may not be dropped passes the target, or the strategies stopped short. */
+function shortfall(view: ViewDraft, target: number, protectFirst: number): TargetShortfall {
+  const requiredTokens = minimalTokens(view, protectFirst);
+  return { reason: requiredTokens > target ? "protected" : "strategies", requiredTokens };
 }
 
 /** The first history index up to `coveredThrough` that `view` no longer holds verbatim: where a summary's range begins. */
