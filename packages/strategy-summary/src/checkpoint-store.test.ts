@@ -1,32 +1,33 @@
 import { createMemoryStateStore } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
+import { createSharedState } from "../test/shared-state.js";
 import { CheckpointStore, MAX_CHECKPOINTS, type Checkpoint } from "./checkpoint-store.js";
 
-const checkpoint = (coveredThrough: number, digest = `d${coveredThrough}`): Checkpoint => ({
+const checkpoint = (coveredThrough: number, text = `summary through ${coveredThrough}`): Checkpoint => ({
   coveredThrough,
-  digest,
+  digest: `d${coveredThrough}`,
   verbatim: [0],
-  text: `summary through ${coveredThrough}`,
+  text,
   tokensBefore: coveredThrough * 10,
   readFiles: ["a.ts"],
   modifiedFiles: [],
 });
 
+const coverage = (store: CheckpointStore) => store.list().map((stored) => stored.coveredThrough);
+
 describe("CheckpointStore", () => {
-  it("should give back a saved checkpoint by what it covers", async () => {
+  it("should give back a saved checkpoint", async () => {
     const store = new CheckpointStore(createMemoryStateStore());
     await store.save(checkpoint(7));
-    expect(store.keys()).toEqual([{ coveredThrough: 7, digest: "d7" }]);
-    expect(store.get({ coveredThrough: 7, digest: "d7" })).toEqual(checkpoint(7));
-    expect(store.get({ coveredThrough: 7, digest: "other" })).toBeUndefined();
+    expect(store.list()).toEqual([checkpoint(7)]);
   });
 
   it("should keep only the newest MAX_CHECKPOINTS and delete the records of the others", async () => {
     const state = createMemoryStateStore();
     const store = new CheckpointStore(state);
     for (let index = 0; index < MAX_CHECKPOINTS + 3; index += 1) await store.save(checkpoint(index));
-    expect(store.keys().map((key) => key.coveredThrough)).toEqual(Array.from({ length: MAX_CHECKPOINTS }, (_, index) => index + 3));
-    expect(Object.keys(state.snapshot())).toHaveLength(MAX_CHECKPOINTS + 1);
+    expect(coverage(store)).toEqual(Array.from({ length: MAX_CHECKPOINTS }, (_, index) => index + 3));
+    expect(state.keys()).toHaveLength(MAX_CHECKPOINTS);
   });
 
   it("should save a checkpoint again as the newest, once", async () => {
@@ -34,17 +35,37 @@ describe("CheckpointStore", () => {
     await store.save(checkpoint(1));
     await store.save(checkpoint(2));
     await store.save(checkpoint(1));
-    expect(store.keys().map((key) => key.coveredThrough)).toEqual([2, 1]);
+    expect(coverage(store)).toEqual([2, 1]);
+  });
+
+  it("should keep two checkpoints of the same messages with different texts", async () => {
+    const store = new CheckpointStore(createMemoryStateStore());
+    await store.save(checkpoint(4, "first"));
+    await store.save(checkpoint(4, "second"));
+    expect(store.list().map((stored) => stored.text)).toEqual(["first", "second"]);
   });
 
   it("should ignore malformed state rather than trust it", async () => {
+    const record = { version: 1, ...checkpoint(3) };
+    const state = createMemoryStateStore({
+      "checkpoint:2:d2": { version: 1, text: 42 },
+      // A record under a key that does not name it.
+      "checkpoint:9:d9": record,
+      other: record,
+    });
+    expect(new CheckpointStore(state).list()).toEqual([]);
+  });
+
+  it("should read checkpoints stored with the index of earlier versions, and drop the index at the next save", async () => {
     const state = createMemoryStateStore({
       checkpoints: [{ coveredThrough: 3, digest: "d3" }],
-      "checkpoint:3:d3": { version: 1, text: 42 },
+      "checkpoint:3:d3": { version: 1, ...checkpoint(3) },
     });
     const store = new CheckpointStore(state);
-    expect(store.get({ coveredThrough: 3, digest: "d3" })).toBeUndefined();
-    expect(new CheckpointStore(createMemoryStateStore({ checkpoints: "nonsense" })).keys()).toEqual([]);
+    expect(store.list()).toEqual([checkpoint(3)]);
+    await store.save(checkpoint(5));
+    expect(coverage(store)).toEqual([3, 5]);
+    expect(state.get("checkpoints")).toBeUndefined();
   });
 
   it("should store plain JSON, so a persistent store can journal it", async () => {
@@ -52,5 +73,48 @@ describe("CheckpointStore", () => {
     await new CheckpointStore(state).save(checkpoint(4));
     const snapshot = state.snapshot();
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  describe("writers of one shared session", () => {
+    it("should keep the checkpoints of two writers that save at once (regression)", async () => {
+      const shared = createSharedState();
+      const [first, second] = [shared.writer(), shared.writer()];
+      await new CheckpointStore(first).save(checkpoint(7));
+      // The second has not synced since: it has not seen the first's checkpoint.
+      await new CheckpointStore(second).save(checkpoint(9));
+      const reader = shared.writer();
+      expect(coverage(new CheckpointStore(reader))).toEqual(expect.arrayContaining([7, 9]));
+      expect(reader.keys()).toHaveLength(2);
+    });
+
+    it("should keep a writer's checkpoint when another, having seen it, saves its own of the same messages (regression)", async () => {
+      const shared = createSharedState();
+      const [first, second] = [shared.writer(), shared.writer()];
+      await new CheckpointStore(first).save(checkpoint(7, "the first's summary"));
+      second.sync();
+      await new CheckpointStore(second).save(checkpoint(7, "the second's summary"));
+      const texts = new CheckpointStore(shared.writer()).list().map((stored) => stored.text);
+      expect(texts.sort()).toEqual(["the first's summary", "the second's summary"]);
+    });
+
+    it("should store a checkpoint two writers save at once only once, and resolve for both", async () => {
+      const shared = createSharedState();
+      const [first, second] = [shared.writer(), shared.writer()];
+      await new CheckpointStore(first).save(checkpoint(7));
+      await new CheckpointStore(second).save(checkpoint(7));
+      expect(new CheckpointStore(shared.writer()).list()).toEqual([checkpoint(7)]);
+    });
+
+    it("should evict each old checkpoint once when two writers evict it at once", async () => {
+      const shared = createSharedState();
+      const setup = new CheckpointStore(shared.writer());
+      for (let index = 0; index < MAX_CHECKPOINTS; index += 1) await setup.save(checkpoint(index));
+      const [first, second] = [shared.writer(), shared.writer()];
+      await new CheckpointStore(first).save(checkpoint(100));
+      await new CheckpointStore(second).save(checkpoint(101));
+      const kept = coverage(new CheckpointStore(shared.writer()));
+      expect(kept).not.toContain(0);
+      expect(kept).toEqual(expect.arrayContaining([100, 101]));
+    });
   });
 });

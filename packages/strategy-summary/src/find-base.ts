@@ -43,10 +43,14 @@ export function findBaseInDraft(
   }
   if (found === undefined) return undefined;
   const digest = digestPrefixes(history, [found.coveredThrough]).get(found.coveredThrough)!;
-  const stored = store.get({ coveredThrough: found.coveredThrough, digest });
+  const stored = store
+    .list()
+    .findLast(
+      (checkpoint) => checkpoint.coveredThrough === found.coveredThrough && checkpoint.digest === digest && checkpoint.text === found.text,
+    );
   // Without the checkpoint, what the draft still holds up to `coveredThrough` is what the summary left out.
   const verbatim =
-    stored !== undefined && stored.text === found.text
+    stored !== undefined
       ? new Set(stored.verbatim)
       : new Set([...index.positionOf.keys()].filter((historyIndex) => historyIndex <= found.coveredThrough));
   const { readFiles, modifiedFiles } = found;
@@ -125,19 +129,17 @@ export function findCachedBase(
   index: DraftIndex,
 ): CachedBase | undefined {
   const candidates = store
-    .keys()
-    .map((key, order) => ({ key, order }))
-    .filter(({ key }) => key.coveredThrough < history.length)
-    .sort((left, right) => right.key.coveredThrough - left.key.coveredThrough || right.order - left.order);
+    .list()
+    .map((checkpoint, order) => ({ checkpoint, order }))
+    .filter(({ checkpoint }) => checkpoint.coveredThrough < history.length)
+    .sort((left, right) => right.checkpoint.coveredThrough - left.checkpoint.coveredThrough || right.order - left.order);
   if (candidates.length === 0) return undefined;
   const digests = digestPrefixes(
     history,
-    candidates.map(({ key }) => key.coveredThrough),
+    candidates.map(({ checkpoint }) => checkpoint.coveredThrough),
   );
-  for (const { key } of candidates) {
-    if (digests.get(key.coveredThrough) !== key.digest) continue;
-    const checkpoint = store.get(key);
-    if (checkpoint === undefined) continue;
+  for (const { checkpoint } of candidates) {
+    if (digests.get(checkpoint.coveredThrough) !== checkpoint.digest) continue;
     const { readFiles, modifiedFiles } = checkpoint;
     const base: SummaryBase = {
       coveredThrough: checkpoint.coveredThrough,

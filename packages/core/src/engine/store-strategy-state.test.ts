@@ -31,6 +31,21 @@ describe("StoreStrategyState", () => {
     ]);
   });
 
+  it("should list the strategy's own keys as they stand: set, deleted, and replaced by a load", async () => {
+    const { state } = stateWith([
+      ["summary", "a", 1],
+      ["truncate", "other", 2],
+    ]);
+    const store = state.storeFor("summary");
+    await store.set("b", 2);
+    await store.delete("a");
+    expect(store.keys()).toEqual(["b"]);
+    // What another writer left, as a shared store's sync hands it over.
+    state.load(new Map([["summary", new Map([["c", 3]])]]));
+    expect(store.keys()).toEqual(["c"]);
+    expect(state.storeFor("pins").keys()).toEqual([]);
+  });
+
   it("should write nothing when a value is set again unchanged, or a missing key deleted", async () => {
     const { state, changes } = stateWith([["summary", "checkpoint", { through: 4 }]]);
     const store = state.storeFor("summary");

@@ -33,6 +33,7 @@ export class StoreStrategyState {
   storeFor(strategy: string): StrategyStateStore {
     return {
       get: <T = unknown>(key: string): T | undefined => this.values.get(strategy)?.get(key) as T | undefined,
+      keys: (): string[] => [...(this.values.get(strategy)?.keys() ?? [])],
       set: (key: string, value: unknown): Promise<void> => {
         const problem = value === undefined ? { path: "", problem: "undefined is not JSON; use delete()" } : findNonJson(value);
         if (problem !== undefined) {

@@ -11,6 +11,13 @@ describe("createMemoryStateStore", () => {
       expect(store.get("checkpoint")).toBeUndefined();
     });
 
+    it("should list the keys it holds, the initial ones included and the deleted ones not", async () => {
+      const store = createMemoryStateStore({ a: 1 });
+      await store.set("b", 2);
+      await store.delete("a");
+      expect(store.keys()).toEqual(["b"]);
+    });
+
     it("should treat keys named like Object.prototype members as ordinary keys", async () => {
       const store = createMemoryStateStore();
       expect(store.get("toString")).toBeUndefined();

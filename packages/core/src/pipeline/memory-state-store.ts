@@ -16,6 +16,9 @@ export function createMemoryStateStore(initial: Record<string, unknown> = {}): M
     get<T = unknown>(key: string): T | undefined {
       return values.get(key) as T | undefined;
     },
+    keys(): string[] {
+      return [...values.keys()];
+    },
     async set(key: string, value: unknown): Promise<void> {
       values.set(key, value);
     },

@@ -48,6 +48,12 @@ export interface ViewDraft {
 /** A small key-value store each strategy gets for itself; persistent managers keep it across restarts. */
 export interface StrategyStateStore {
   get<T = unknown>(key: string): T | undefined;
+  /**
+   * Every key set now, in no set order (for a shared store, as of the last sync). A strategy that keeps
+   * a collection can give each item its own key and list them, rather than rewrite one list key, which
+   * another writer of a shared session may have changed meanwhile (`ContextStateConflictError`).
+   */
+  keys(): string[];
   set(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<void>;
 }
