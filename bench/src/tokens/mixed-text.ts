@@ -1,4 +1,6 @@
 // A deterministic ~N-character sample of what agents exchange: prose, code, JSON, some non-English.
+import { createRandom } from "../sessions/random.js";
+
 const words = (
   "the a to of and in is that for it with as on be this by are from or have an not at can will your " +
   "context message token budget model agent tool result file function error value request response user " +
@@ -15,17 +17,6 @@ const foreign = [
   "Готово: 42 файла обновлено.",
   "Deployed 🚀 — all checks ✅",
 ];
-
-/** mulberry32: small, fast and seedable, so every run sees the same text. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export function generateMixedText(targetLength: number, seed = 20_240_601): string {
   const random = createRandom(seed);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it, type ExpectStatic } from "vitest";
 import { fixturesOf } from "@ctxkit/test-support/fixture-process";
+import { createSeededRandom } from "@ctxkit/test-support/seeded-random";
 import { createPersistentContext } from "./create-persistent-context.js";
 import type { Durability } from "./message-store.js";
 
@@ -12,17 +13,6 @@ afterAll(removeFixtureBundles);
 
 // Reproduce a failure with CTXKIT_CRASH_SEED=<the seed printed in it>.
 const seed = Number(process.env.CTXKIT_CRASH_SEED ?? Date.now() % 2_147_483_647);
-
-/** A small seeded generator (mulberry32): the kill moments of a failed run can be replayed. */
-function randomFrom(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), state | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface CrashReport {
   readonly kills: number;
@@ -50,7 +40,7 @@ async function crashRepeatedly(expect: ExpectStatic, durability: Durability, kil
 
 async function killAndCheck(expect: ExpectStatic, storagePath: string, durability: Durability, kills: number): Promise<CrashReport> {
   // One generator per mode, so a seed replays the same kills whichever test runs first.
-  const random = randomFrom(seed + durability.length);
+  const random = createSeededRandom(seed + durability.length);
   let history: string[] = [];
   let acknowledged = 0;
   let recoveredTails = 0;

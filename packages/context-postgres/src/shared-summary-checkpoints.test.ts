@@ -3,6 +3,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { ContextStateConflictError, type ContextEventMap, type EventHandler, type Message } from "@ctxkit/core";
 import { assistantMessage, systemMessage, userMessage } from "@ctxkit/core/testing";
 import { createSummaryStrategy, SUMMARY_STRATEGY_NAME, type Summarizer, type SummaryMetadata } from "@ctxkit/strategy-summary";
+import { createSeededRandom } from "@ctxkit/test-support/seeded-random";
 import { expect, it } from "vitest";
 import { describeWithPostgres } from "../test/postgres-server.js";
 import { createPostgresContext } from "./create-postgres-context.js";
@@ -17,17 +18,6 @@ const TOKEN_BUDGETS = [1_800, 2_000, 2_400];
 const CHECKPOINT_CAP = 16;
 
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-/** A small seeded generator (mulberry32): the pauses, and so the interleavings, differ from seed to seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * The same text for the same request, whichever worker sends it, after a random pause: two workers that
@@ -81,7 +71,7 @@ describeWithPostgres("summary checkpoints of two workers compacting one session 
     "should keep every checkpoint a returned view acknowledged, and lose no summary to a state conflict (seed %i)",
     async (seed) => {
       const sessionId = randomUUID();
-      const random = seededRandom(seed);
+      const random = createSeededRandom(seed);
       const strategyErrors: Array<ContextEventMap["context:strategy_error"]> = [];
       const onEvent: EventHandler = (event, payload) => {
         if (event === "context:strategy_error") strategyErrors.push(payload as ContextEventMap["context:strategy_error"]);
