@@ -60,6 +60,7 @@ export { portableHistoryArbitrary, type PortableHistoryOptions } from "./adapter
 export { checkChatCompletionRequest } from "./adapter/rules/check-chat-completion-request.js";
 export { checkAnthropicRequest, ANTHROPIC_MAX_CACHE_BREAKPOINTS } from "./adapter/rules/check-anthropic-request.js";
 export { checkModelPrompt } from "./adapter/rules/check-model-prompt.js";
+export { createSharedStrategyState, type SharedStateWriter } from "./strategy/shared-strategy-state.js";
 export { runAdapterConformance } from "./adapter/run-adapter-conformance.js";
 export { DEFAULT_ADAPTER_RUNS, type AdapterSubject, type AdapterConformanceOptions } from "./adapter/adapter-subject.js";
 export { canonicalHistory, type CanonicalHistory, type CanonicalItem } from "./adapter/canonical-history.js";

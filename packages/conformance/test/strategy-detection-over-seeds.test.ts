@@ -12,6 +12,7 @@ const STRATEGY_CASES = [
   { flaw: "splits units", strategy: broken.splitsUnits },
   { flaw: "drops a different unit on each call", strategy: broken.dropsDifferentUnits },
   { flaw: "rewrites without a recorded edit", strategy: broken.rewritesSilently },
+  { flaw: "rewrites one state key that two workers share", strategy: broken.rewritesOneSharedKey },
 ];
 
 describe("the strategy check catches each broken strategy in every seed", () => {

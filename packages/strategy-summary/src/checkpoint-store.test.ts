@@ -1,6 +1,6 @@
 import { createMemoryStateStore } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
-import { createSharedState } from "../test/shared-state.js";
+import { createSharedStrategyState } from "@ctxkit/conformance";
 import { CheckpointStore, MAX_CHECKPOINTS, type Checkpoint } from "./checkpoint-store.js";
 
 const checkpoint = (coveredThrough: number, text = `summary through ${coveredThrough}`): Checkpoint => ({
@@ -77,7 +77,7 @@ describe("CheckpointStore", () => {
 
   describe("writers of one shared session", () => {
     it("should keep the checkpoints of two writers that save at once (regression)", async () => {
-      const shared = createSharedState();
+      const shared = createSharedStrategyState("summary");
       const [first, second] = [shared.writer(), shared.writer()];
       await new CheckpointStore(first).save(checkpoint(7));
       // The second has not synced since: it has not seen the first's checkpoint.
@@ -88,7 +88,7 @@ describe("CheckpointStore", () => {
     });
 
     it("should keep a writer's checkpoint when another, having seen it, saves its own of the same messages (regression)", async () => {
-      const shared = createSharedState();
+      const shared = createSharedStrategyState("summary");
       const [first, second] = [shared.writer(), shared.writer()];
       await new CheckpointStore(first).save(checkpoint(7, "the first's summary"));
       second.sync();
@@ -98,7 +98,7 @@ describe("CheckpointStore", () => {
     });
 
     it("should store a checkpoint two writers save at once only once, and resolve for both", async () => {
-      const shared = createSharedState();
+      const shared = createSharedStrategyState("summary");
       const [first, second] = [shared.writer(), shared.writer()];
       await new CheckpointStore(first).save(checkpoint(7));
       await new CheckpointStore(second).save(checkpoint(7));
@@ -106,7 +106,7 @@ describe("CheckpointStore", () => {
     });
 
     it("should evict each old checkpoint once when two writers evict it at once", async () => {
-      const shared = createSharedState();
+      const shared = createSharedStrategyState("summary");
       const setup = new CheckpointStore(shared.writer());
       for (let index = 0; index < MAX_CHECKPOINTS; index += 1) await setup.save(checkpoint(index));
       const [first, second] = [shared.writer(), shared.writer()];

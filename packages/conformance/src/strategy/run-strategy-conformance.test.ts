@@ -21,6 +21,7 @@ describe("runStrategyConformance", () => {
     ["splits units", broken.splitsUnits, /breaks tool units/],
     ["drops a different unit on each call", broken.dropsDifferentUnits, /two different results/],
     ["rewrites without a recorded edit", broken.rewritesSilently, /beyond a recorded shortening/],
+    ["rewrites one state key that two workers share", broken.rewritesOneSharedKey, /ContextStateConflictError/],
   ])("should fail a strategy that %s, with a counterexample", async (_flaw, strategy, reason) => {
     const result = await runStrategyConformance(strategy, { runs: 100, seed: 1 });
     expect(result.status).toBe("fail");

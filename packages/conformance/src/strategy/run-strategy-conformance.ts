@@ -16,7 +16,7 @@ export interface StrategyConformanceOptions {
 }
 
 export const STRATEGY_INVARIANT =
-  "Given a view draft, the strategy keeps tool units whole, never drops or alters protected entries, changes history messages only by recorded shortenings, keeps history order, counts its entries truthfully, leaves its input alone, and returns the same result for the same input.";
+  "Given a view draft, the strategy keeps tool units whole, never drops or alters protected entries, changes history messages only by recorded shortenings, keeps history order, counts its entries truthfully, leaves its input alone, returns the same result for the same input, and returns when two instances apply it at once over one shared session's state.";
 
 /** A strategy, or a factory of fresh ones (for a strategy with its own breaker or cache). */
 export type StrategySubject = Strategy | (() => Strategy);

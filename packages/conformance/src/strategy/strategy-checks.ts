@@ -7,6 +7,7 @@ import {
   isProtectedEntry,
   type Strategy,
   type StrategyContext,
+  type StrategyResult,
   type ViewDraft,
   type ViewEntry,
 } from "@ctxkit/core/kit";
@@ -16,7 +17,8 @@ import { historyArbitrary } from "../arbitraries/history-arbitrary.js";
 import { DEFAULT_COUNTER_NAME, findCoreCounter } from "../checks/count-view-tokens.js";
 import { isDeepEqual } from "../checks/deep-equal.js";
 import { isEqualOrShortened } from "../checks/match-history.js";
-import { expectThat, preview } from "../checks/violation.js";
+import { describeError, expectThat, preview } from "../checks/violation.js";
+import { createSharedStrategyState } from "./shared-strategy-state.js";
 
 export interface StrategyInput {
   readonly history: Message[];
@@ -113,6 +115,8 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
     );
   }
 
+  await checkSharedState(createStrategy, input, history, view);
+
   const violations = checkToolPairs(view.entries.map((entry) => entry.message));
   expectThat(violations.length === 0, () => `the returned draft breaks tool units: ${preview(violations, 300)}`);
 
@@ -129,6 +133,37 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
         isDeepEqual(kept.message, history[index]),
         () => `history message ${index}, which may not be altered, was: ${preview(kept.message)}`,
       );
+  }
+}
+
+/**
+ * Two workers of one shared session apply the strategy at once, each over its own copy of the session's
+ * state, which stores a write only over the version that copy last saw (as PostgreSQL and Redis do). Each
+ * must return what the strategy returns alone: a lost compare-and-set (`ContextStateConflictError`) is the
+ * strategy's to handle, and neither a thrown error nor a compaction given up (a strategy_error) is handling it.
+ */
+async function checkSharedState(createStrategy: () => Strategy, input: StrategyInput, history: readonly Message[], alone: ViewDraft) {
+  const shared = createSharedStrategyState(createStrategy().name);
+  const reported: unknown[] = [];
+  const outcomes = await Promise.allSettled(
+    [shared.writer(), shared.writer()].map((state) =>
+      createStrategy().apply(draftOf(history), {
+        ...contextFor(input, history),
+        state,
+        emit: (event, payload) => void (event === "context:strategy_error" && reported.push((payload as { error: unknown }).error)),
+      }),
+    ),
+  );
+  const where = "applied at once by two workers over one shared session's state (compare-and-set, as PostgreSQL and Redis store it)";
+  for (const outcome of outcomes) {
+    const problem = outcome.status === "rejected" ? `threw ${describeError(outcome.reason)}` : undefined;
+    expectThat(problem === undefined, () => `${where}, the strategy ${problem}; a lost compare-and-set is the strategy's to handle`);
+    const view = (outcome as PromiseFulfilledResult<StrategyResult>).value.view;
+    expectThat(
+      isDeepEqual(comparable(view), comparable(alone)),
+      () =>
+        `${where}, the strategy returned another result than alone${reported.length === 0 ? "" : ` and reported ${reported.map(describeError).join("; ")}`}: ${preview(comparable(view), 300)}`,
+    );
   }
 }
 

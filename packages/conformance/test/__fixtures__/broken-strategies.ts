@@ -1,4 +1,5 @@
 // Pipeline strategies each broken in exactly one way, for describeStrategy's own tests.
+import { truncate } from "@ctxkit/core";
 import { createViewDraft, isProtectedEntry, type Strategy, type ViewEntry } from "@ctxkit/core/kit";
 
 const keep = (name: string, filter: (entry: ViewEntry, index: number, entries: readonly ViewEntry[]) => boolean): Strategy => ({
@@ -47,5 +48,19 @@ export const rewritesSilently: Strategy = {
       return { ...entry, message, tokens: context.countMessage(message) };
     });
     return { view: createViewDraft(entries), applied: true };
+  },
+};
+
+/**
+ * Truncates, and keeps a log of its runs as one list under one state key, rewritten on each run: two
+ * workers of a shared session rewrite the same key, and the second one's write is refused.
+ */
+export const rewritesOneSharedKey: Strategy = {
+  name: "rewrites-one-shared-key",
+  apply: async (view, context) => {
+    const result = await truncate().apply(view, context);
+    const runs = context.state.get<number[]>("runs") ?? [];
+    await context.state.set("runs", [...runs, result.view.tokens]);
+    return result;
   },
 };

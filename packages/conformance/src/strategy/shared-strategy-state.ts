@@ -1,4 +1,5 @@
-// Strategy state that several writers share, with the compare-and-set a shared message store (PostgreSQL, Redis) gives it.
+// Strategy state that several writers share, with the compare-and-set a shared message store (PostgreSQL, Redis) gives it:
+// the strategy suite applies two instances over it at once, and a strategy's own tests can race its writers on it.
 import { ContextStateConflictError } from "@ctxkit/core";
 import type { StrategyStateStore } from "@ctxkit/core/kit";
 
@@ -13,7 +14,7 @@ export interface SharedStateWriter extends StrategyStateStore {
  * only over the version of the key the writer last synced or wrote. Otherwise it rejects with
  * `ContextStateConflictError` and stores nothing.
  */
-export function createSharedState(strategy = "summary") {
+export function createSharedStrategyState(strategy = "strategy") {
   const stored = new Map<string, { value: unknown; version: number }>();
   let nextVersion = 1;
 
