@@ -163,6 +163,11 @@ describe("the spans of an agent loop", () => {
       "ctxkit.compaction.strategies": ["summary"],
     });
     expect(span.attributes["ctxkit.compaction.tokens_before"]).toBeGreaterThan(600);
+    // The figures the manager reported for this compaction: the target it aimed for, and why it ended above it, if it did.
+    const [post] = loop.postCompacts;
+    expect(post!.target).toBeGreaterThan(0);
+    expect(span.attributes["ctxkit.compaction.target"]).toBe(post!.target);
+    expect(span.attributes["ctxkit.compaction.short_of_target"]).toBe(post!.shortOfTarget?.reason);
     expect(span.events.map((event) => event.name)).toEqual(["ctxkit.strategy_error", "ctxkit.include"]);
     expect(span.events[0]!.attributes).toEqual({
       "ctxkit.strategy.name": "flaky",

@@ -40,6 +40,10 @@ export const VIEW_CACHE_STABLE_SHARE = "ctxkit.view.cache_stable_share";
 export const COMPACTION_REASON = "ctxkit.compaction.reason";
 export const COMPACTION_TOKENS_BEFORE = "ctxkit.compaction.tokens_before";
 export const COMPACTION_TOKENS_AFTER = "ctxkit.compaction.tokens_after";
+/** The tokens the compaction aimed for. */
+export const COMPACTION_TARGET = "ctxkit.compaction.target";
+/** Why the view ended above that target, when it did: `protected` or `strategies`. */
+export const COMPACTION_SHORT_OF_TARGET = "ctxkit.compaction.short_of_target";
 /** The strategies that changed the view, in pipeline order. */
 export const COMPACTION_STRATEGIES = "ctxkit.compaction.strategies";
 /** `compact()` only: whether there was anything to compact. */

@@ -47,9 +47,14 @@ export class OperationSpan {
         ...(reason === undefined ? {} : { [names.COMPACTION_REASON]: reason }),
       });
     } else if (event === "context:post_compact") {
-      const { tokenCount, steps } = payload as ContextEventMap["context:post_compact"];
+      const { tokenCount, steps, target, shortOfTarget } = payload as ContextEventMap["context:post_compact"];
       const strategies = appliedStrategies(steps);
-      span.setAttributes({ [names.COMPACTION_TOKENS_AFTER]: tokenCount, [names.COMPACTION_STRATEGIES]: strategies });
+      span.setAttributes({
+        [names.COMPACTION_TOKENS_AFTER]: tokenCount,
+        [names.COMPACTION_STRATEGIES]: strategies,
+        [names.COMPACTION_TARGET]: target,
+        ...(shortOfTarget === undefined ? {} : { [names.COMPACTION_SHORT_OF_TARGET]: shortOfTarget.reason }),
+      });
       if (strategies.length > 0) {
         this.hasCompacted = true;
         span.setAttribute(names.GEN_AI_CONVERSATION_COMPACTED, true);
