@@ -59,7 +59,7 @@ if (redisUrl === undefined) {
     "context-redis: no Redis server known (set CTXKIT_REDIS_URL, or run `bash scripts/redis.sh start`); its conformance run is skipped.",
   );
 } else {
-  reports.push(["packages/context-redis", "--config", JSON.stringify({ url: redisUrl, keyPrefix: "ctxkit-start:" })]);
+  reports.push(["packages/context-redis", "--restart", "--config", JSON.stringify({ url: redisUrl, keyPrefix: "ctxkit-start:" })]);
 }
 
 const tourStatus = run(["scripts/demo-core.mjs"]);
