@@ -143,13 +143,16 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
  * strategy's to handle, and neither a thrown error nor a compaction given up (a strategy_error) is handling it.
  */
 async function checkSharedState(createStrategy: () => Strategy, input: StrategyInput, history: readonly Message[], alone: ViewDraft) {
-  const shared = createSharedStrategyState(createStrategy().name);
+  const workers = [createStrategy(), createStrategy()];
+  const shared = createSharedStrategyState(workers[0]!.name);
+  // Both copies are taken before either worker runs, so neither sees what the other writes.
+  const states = workers.map(() => shared.writer());
   const reported: unknown[] = [];
   const outcomes = await Promise.allSettled(
-    [shared.writer(), shared.writer()].map((state) =>
-      createStrategy().apply(draftOf(history), {
+    workers.map((strategy, worker) =>
+      strategy.apply(draftOf(history), {
         ...contextFor(input, history),
-        state,
+        state: states[worker]!,
         emit: (event, payload) => void (event === "context:strategy_error" && reported.push((payload as { error: unknown }).error)),
       }),
     ),
