@@ -89,6 +89,12 @@ describe("the kit on deliberately broken modules", () => {
     expect(report.checks.filter((check) => check.kind === "property").every((check) => check.status === "skip")).toBe(true);
     expect(report.passed).toBe(false);
   });
+
+  it("should fail, not skip, the properties of a module that mounts nothing when no structural check was selected to say so", async () => {
+    const report = await runConformance(broken.mountsNothing, { runs: 5, seed: 1, only: ["pairing"] });
+    expect(report.checks).toMatchObject([{ name: "pairing", status: "fail", reason: expect.stringMatching(/no manager to test/) }]);
+    expect(report.passed).toBe(false);
+  });
 });
 
 describe("the kit on context-simple", () => {

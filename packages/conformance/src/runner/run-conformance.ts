@@ -175,10 +175,11 @@ export async function runConformance(input: ConformanceSubject, options: Conform
     if (!isSelected(property.name)) continue;
     const base = { name: property.name, kind: "property" as const, description: property.invariant, durationMs: 0 };
     if (capabilities === undefined) {
-      // A module that mounts nothing already failed its structural check; a factory that throws fails here.
-      const result: CheckResult = isContextModuleLike(subject)
-        ? { ...base, status: "skip", reason: probeError ?? "no manager" }
-        : { ...base, status: "fail", reason: probeError ?? "no manager" };
+      // A module whose structural check already failed says why there is no manager; otherwise (a factory,
+      // a selection without that check, a manager that throws when probed) each property fails, so a run
+      // that tested nothing can never pass.
+      const isExplained = isContextModuleLike(subject) && checks.some((check) => check.kind === "structural" && check.status === "fail");
+      const result: CheckResult = { ...base, status: isExplained ? "skip" : "fail", reason: probeError ?? "no manager" };
       checks.push(result);
       emit({ type: "check-end", result });
       continue;
