@@ -1,18 +1,28 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ContextConfigError } from "../errors.js";
-import { loadMountPlan } from "./load-mount-plan.js";
+import { loadMountPlan, MAX_MOUNT_PLAN_BYTES } from "./load-mount-plan.js";
 
 const folder = mkdtempSync(join(tmpdir(), "ctxkit-load-plan-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterAll(() => {
+  // A reader still waiting on the FIFO (a plan loader that blocks on it) is let go before the folder goes.
+  try {
+    closeSync(openSync(join(folder, "plan.fifo"), constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {}
+  rmSync(folder, { recursive: true, force: true });
+});
 
 const plan = { context: { module: "@ctxkit/context-simple", config: { preset: "truncate", maxTokens: 8_000 } } };
 writeFileSync(join(folder, "plan.json"), JSON.stringify(plan));
 writeFileSync(join(folder, "other.json"), JSON.stringify({ context: { module: "./mine.js" } }));
 writeFileSync(join(folder, "broken.json"), "{ context: ");
 writeFileSync(join(folder, "invalid.json"), JSON.stringify({ context: { module: "" }, extra: 1 }));
+execFileSync("mkfifo", [join(folder, "plan.fifo")]);
+mkdirSync(join(folder, "plans"));
+writeFileSync(join(folder, "huge.json"), `{"context": {"module": "./mine.js"}, "padding": "${"x".repeat(MAX_MOUNT_PLAN_BYTES)}"}`);
 
 async function rejection(promise: Promise<unknown>): Promise<ContextConfigError> {
   const error = await promise.then(
@@ -36,6 +46,28 @@ describe("loadMountPlan", () => {
       );
       const invalid = await rejection(loadMountPlan({ file: "invalid.json", cwd: folder, env: {} }));
       expect(invalid.issues.map((issue) => issue.path).sort()).toEqual(["context.module", "extra"]);
+    });
+  });
+
+  describe("a path that is not a plan file", () => {
+    it("should refuse a FIFO named by CTXKIT_MOUNT_PLAN at once, naming the path, instead of waiting for a writer (regression)", async () => {
+      const error = await rejection(loadMountPlan({ cwd: folder, env: { CTXKIT_MOUNT_PLAN: "plan.fifo" } }));
+      expect(error.module).toBe("mount plan (CTXKIT_MOUNT_PLAN → plan.fifo)");
+      expect(error.message).toMatch(/plan\.fifo is not a regular file \(a FIFO\)/);
+    });
+
+    it("should refuse a directory and a device, naming each", async () => {
+      expect((await rejection(loadMountPlan({ file: "plans", cwd: folder, env: {} }))).message).toMatch(
+        /plans is not a regular file \(a directory\)/,
+      );
+      expect((await rejection(loadMountPlan({ file: "/dev/zero", env: {} }))).message).toMatch(
+        /\/dev\/zero is not a regular file \(a device\)/,
+      );
+    });
+
+    it("should refuse a file over the size limit without parsing it", async () => {
+      const error = await rejection(loadMountPlan({ file: "huge.json", cwd: folder, env: {} }));
+      expect(error.message).toMatch(new RegExp(`huge\\.json is \\d+ bytes, over the ${MAX_MOUNT_PLAN_BYTES}-byte limit`));
     });
   });
 

@@ -1,5 +1,6 @@
 // Reads a mount plan from where an operator keeps it: the CTXKIT_MOUNT_PLAN variable or a JSON file, so memory policy changes per deployment without code.
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ContextConfigError } from "../errors.js";
 import { mountPlanSchema, type MountPlan } from "./mount-plan.js";
@@ -38,15 +39,59 @@ export async function loadMountPlan(options: LoadMountPlanOptions = {}): Promise
   return readPlanFile(file, cwd, `mount plan (${file})`);
 }
 
+/** The largest plan file read: a plan is a few kilobytes, and a bigger file is not one. */
+export const MAX_MOUNT_PLAN_BYTES = 1024 * 1024;
+
 async function readPlanFile(file: string, cwd: string, source: string): Promise<MountPlan> {
-  let text: string;
+  const path = resolve(cwd, file);
+  const refuse = (message: string) => new ContextConfigError(source, [{ path: "", message }]);
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    text = await readFile(resolve(cwd, file), "utf8");
+    // Non-blocking, so a FIFO opens at once instead of waiting for a writer; its type is then refused below.
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
-    throw new ContextConfigError(source, [{ path: "", message: `cannot read the file (${code}); check the path` }]);
+    throw refuse(`cannot read the file (${code}); check the path`);
   }
-  return parsePlan(text, source);
+  try {
+    // The type of what was opened, not of what the path named a moment before, so nothing can swap it in between.
+    const stats = await handle.stat();
+    if (!stats.isFile())
+      throw refuse(`${path} is not a regular file (${describeFileType(stats)}); point it at a JSON file holding the plan`);
+    if (stats.size > MAX_MOUNT_PLAN_BYTES)
+      throw refuse(`${path} is ${stats.size} bytes, over the ${MAX_MOUNT_PLAN_BYTES}-byte limit of a plan file; is it the right file?`);
+    // At most one byte over the limit, in case the file grew since it was opened.
+    const buffer = Buffer.alloc(MAX_MOUNT_PLAN_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_MOUNT_PLAN_BYTES)
+      throw refuse(`${path} grew over the ${MAX_MOUNT_PLAN_BYTES}-byte limit of a plan file while it was read`);
+    return parsePlan(buffer.toString("utf8", 0, length), source);
+  } catch (error) {
+    if (error instanceof ContextConfigError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    throw refuse(`cannot read the file (${code}); check the path`);
+  } finally {
+    await handle.close();
+  }
+}
+
+function describeFileType(stats: {
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a file";
 }
 
 function parsePlan(text: string, source: string): MountPlan {
