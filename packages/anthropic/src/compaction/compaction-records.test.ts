@@ -1,3 +1,4 @@
+import { checkAnthropicRequest } from "@ctxkit/conformance";
 import type { ContentPart, Message } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
 import { fromAnthropicMessages } from "../from-anthropic-messages.js";
@@ -56,5 +57,26 @@ describe("fromLatestCompaction", () => {
     // Verbatim, and first: no opening user text is put before a compaction block.
     expect(request.messages[0]).toEqual({ role: "assistant", content: [block] });
     expect(request.system).toEqual([{ type: "text", text: "Be brief." }]);
+  });
+
+  // (regression) The kit's own request rules refused this request ("unknown block type compaction"), which the API takes.
+  it("should send a request after a compaction that the kit's Anthropic rules accept", () => {
+    const response = {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "m",
+      content: [block, { type: "text", text: "a.txt says alpha." }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    };
+    const history: Message[] = [
+      { role: "user", content: "Read a.txt" },
+      ...toCompactionRecords(fromAnthropicMessages([response as never])),
+      { role: "user", content: "And b.txt?" },
+    ];
+    const request = toAnthropicMessages(fromLatestCompaction(history), { cache: false });
+    expect(checkAnthropicRequest(request)).toEqual([]);
   });
 });

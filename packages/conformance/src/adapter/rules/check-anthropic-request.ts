@@ -14,6 +14,8 @@ const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
   tool_result: ["type", "tool_use_id", "content", "is_error", "cache_control"],
   thinking: ["type", "thinking", "signature"],
   redacted_thinking: ["type", "data"],
+  // A context-management summary the API returned: sent back verbatim, standing for everything before it.
+  compaction: ["type", "content", "encrypted_content", "signature", "tool_changes", "cache_control"],
 };
 const RESULT_CONTENT_TYPES = ["text", "image", "document", "search_result"];
 
@@ -54,13 +56,20 @@ function checkBlock(problems: Problems, where: string, role: string, block: unkn
       problems.push(`${where}.content: expected a string or blocks`);
     return nested + (block.cache_control == null ? 0 : 1);
   }
-  if ((block.type === "thinking" || block.type === "redacted_thinking") && role !== "assistant")
+  if ((block.type === "thinking" || block.type === "redacted_thinking" || block.type === "compaction") && role !== "assistant")
     problems.push(`${where}: ${block.type} belongs in an assistant message`);
+  if (block.type === "compaction" && where !== "messages.0.content.0")
+    problems.push(`${where}: a compaction block must be the first block of the conversation (send the view from the latest one on)`);
   return block.cache_control == null ? 0 : 1;
 }
 
 function blocksOf(content: unknown): unknown[] {
   return Array.isArray(content) ? content : [];
+}
+
+function opensWithCompaction(message: Record<string, unknown>): boolean {
+  const [first] = blocksOf(message.content);
+  return isObject(first) && first.type === "compaction";
 }
 
 function idsOf(blocks: readonly unknown[], type: "tool_use" | "tool_result"): string[] {
@@ -99,7 +108,9 @@ export function checkAnthropicRequest(request: unknown): string[] {
     checkKeys(problems, where, message, ["role", "content"]);
     const role = message.role;
     if (role !== "user" && role !== "assistant") problems.push(`${where}.role: expected "user" or "assistant"`);
-    if (index === 0 && role !== "user") problems.push(`${where}: the first message must be a user message`);
+    // A conversation may open with the assistant's compaction block, which stands for the turns before it.
+    if (index === 0 && role !== "user" && !opensWithCompaction(message))
+      problems.push(`${where}: the first message must be a user message`);
     if (index > 0 && isObject(messages[index - 1]) && (messages[index - 1] as { role?: unknown }).role === role)
       problems.push(`${where}: two ${String(role)} messages in a row`);
     if (typeof message.content === "string") {

@@ -53,6 +53,19 @@ describe("checkAnthropicRequest", () => {
 
   it("should pass a valid tool unit", () => expect(checkAnthropicRequest(unit("toolu_1"))).toEqual([]));
 
+  const compaction = { type: "compaction", content: "Summary: the user listed the files.", encrypted_content: "opaque==" };
+
+  // (regression) The API, and the imitation the loops run against, take the request that follows a compaction.
+  it("should pass a conversation that opens with the assistant's compaction block", () => {
+    const request = {
+      messages: [
+        { role: "assistant", content: [compaction, { type: "text", text: "Listed." }] },
+        { role: "user", content: "And now?" },
+      ],
+    };
+    expect(checkAnthropicRequest(request)).toEqual([]);
+  });
+
   it.each([
     ["an id outside the pattern", unit("functions.ls:0"), /does not match/],
     [
@@ -95,6 +108,12 @@ describe("checkAnthropicRequest", () => {
       },
       /no result right after/,
     ],
+    [
+      "a compaction block after the first block",
+      { messages: [{ role: "assistant", content: [{ type: "text", text: "a" }, compaction] }] },
+      /first block of the conversation/,
+    ],
+    ["a compaction block in a user message", { messages: [{ role: "user", content: [compaction] }] }, /belongs in an assistant/],
   ])("should reject %s", (_name, request, problem) => {
     expect(checkAnthropicRequest(request).join("\n")).toMatch(problem);
   });
