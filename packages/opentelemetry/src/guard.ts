@@ -20,7 +20,8 @@ export function guarded<T>(what: string, compute: () => T, fallback: () => T): T
   }
 }
 
-function warn(what: string, error: unknown): void {
+/** Reports on OpenTelemetry's diagnostic logger that `what` failed and was skipped. */
+export function warn(what: string, error: unknown): void {
   try {
     diag.warn(`@ctxkit/opentelemetry: ${what} failed; the context manager goes on without it`, error);
   } catch {

@@ -14,7 +14,8 @@ import {
 import type { HookRegistry } from "@ctxkit/core/kit";
 import { MockContextManager, systemMessage, toolCallMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore, mount } from "@ctxkit/context-simple";
-import { afterEach, describe, expect, it } from "vitest";
+import { DiagLogLevel, diag } from "@opentelemetry/api";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createInMemoryTelemetry, type InMemoryTelemetry } from "../test/__fixtures__/in-memory-telemetry.js";
 import { instrumentContextManager } from "./index.js";
 
@@ -64,6 +65,50 @@ describe("instrumentContextManager", () => {
     const context = instrument(manager);
     await context.close();
     await expect(manager.getMessages()).rejects.toBeInstanceOf(ContextClosedError);
+  });
+
+  describe("hooks that cannot unregister", () => {
+    const recorded: string[] = [];
+    beforeEach(() => {
+      recorded.length = 0;
+      const record = (message: string, ...args: unknown[]) => void recorded.push([message, ...args.map(String)].join(" "));
+      diag.setLogger({ error: record, warn: record, info: () => {}, debug: () => {}, verbose: () => {} }, DiagLogLevel.WARN);
+    });
+    afterEach(() => diag.disable());
+
+    it.each([
+      ["undefined", undefined],
+      ["a string", "unregister"],
+      ["an object", { remove: () => {} }],
+    ])("should close the manager when register returns %s, and say why on diag (regression)", async (_name, returned) => {
+      const coordinator = createCoordinator();
+      const hooks = {
+        register: (event: string, handler: Parameters<HookRegistry["register"]>[1]) => {
+          coordinator.hooks.register(event, handler);
+          return returned as unknown as () => void;
+        },
+      };
+      const manager = await createContextManager({ store: new MemoryMessageStore(), tokenizer: "estimate" });
+      const context = instrument(manager, hooks);
+      expect(recorded.join("\n")).toMatch(/register returned .*not an unregister function/);
+      await context.close();
+      await expect(manager.getMessages()).rejects.toBeInstanceOf(ContextClosedError);
+      // The handler that stayed registered records nothing once closed.
+      await coordinator.hooks.emit("context:repair", { kind: "orphan_result", toolCallIds: ["call_1"] });
+      expect(telemetry.spans()).toEqual([]);
+    });
+
+    it("should close the manager when an unregister function throws", async () => {
+      const hooks = {
+        register: () => () => {
+          throw new Error("cannot unregister");
+        },
+      };
+      const manager = await createContextManager({ store: new MemoryMessageStore(), tokenizer: "estimate" });
+      await instrument(manager, hooks).close();
+      await expect(manager.getMessages()).rejects.toBeInstanceOf(ContextClosedError);
+      expect(recorded.join("\n")).toMatch(/removing a hook handler failed/);
+    });
   });
 
   it("should put each event on the request that caused it when requests overlap", async () => {

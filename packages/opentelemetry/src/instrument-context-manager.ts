@@ -11,7 +11,7 @@ import { type Attributes, metrics, trace, type Meter, type Tracer } from "@opent
 import { version } from "../package.json";
 import * as names from "./attribute-names.js";
 import { type EventHooks, subscribeToEvents } from "./event-source.js";
-import { guarded } from "./guard.js";
+import { guard, guarded } from "./guard.js";
 import { ManagerTelemetry, type StartedOperation } from "./manager-telemetry.js";
 import type { OperationSpan } from "./operation-span.js";
 
@@ -45,9 +45,14 @@ export function instrumentContextManager<Manager extends ContextManager>(manager
   const tracer = options.tracer ?? trace.getTracer(names.INSTRUMENTATION_NAME, version);
   const meter = options.meter ?? metrics.getMeter(names.INSTRUMENTATION_NAME, version);
   const telemetry = new ManagerTelemetry(tracer, meter, { ...options.attributes }, () => readSessionId(manager));
+  // A handler the hooks could not remove (see subscribeToEvents) records nothing once the manager is closed.
+  let isClosed = false;
   const unsubscribe = guarded(
     "subscribing to the manager's events",
-    () => subscribeToEvents(manager, options.hooks, (event, payload) => telemetry.onEvent(event, payload)),
+    () =>
+      subscribeToEvents(manager, options.hooks, (event, payload) => {
+        if (!isClosed) telemetry.onEvent(event, payload);
+      }),
     () => () => {},
   );
 
@@ -81,7 +86,9 @@ export function instrumentContextManager<Manager extends ContextManager>(manager
       started.span.end();
     },
     close: (...args: []) => {
-      unsubscribe();
+      // Unsubscribing can fail with the hooks it was given; the manager closes whatever happens there.
+      isClosed = true;
+      guard("unsubscribing from the manager's events", unsubscribe);
       return target.close!(...args);
     },
   };
