@@ -1,5 +1,6 @@
 import { ContextValidationError, type Message } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
+import { fromModelMessages } from "./from-model-messages.js";
 import { toModelMessages } from "./to-model-messages.js";
 
 describe("toModelMessages", () => {
@@ -85,6 +86,24 @@ describe("toModelMessages", () => {
           { role: "tool", tool_call_id: "call_9", content: "orphan" },
         ]),
       ).toThrow(/answers no call/);
+    });
+
+    it("should keep is_error on a result given as text parts, as Anthropic's arrive (regression)", () => {
+      const history: Message[] = [
+        { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "read_file", arguments: "{}" } }] },
+        {
+          role: "tool",
+          tool_call_id: "a",
+          content: [
+            { type: "text", text: "ENOENT: " },
+            { type: "text", text: "no a.txt" },
+          ],
+          is_error: true,
+        },
+      ];
+      const { messages } = toModelMessages(history);
+      expect(messages[1]).toMatchObject({ content: [{ output: { type: "error-text", value: "ENOENT: no a.txt" } }] });
+      expect(fromModelMessages(messages)[1]).toMatchObject({ role: "tool", tool_call_id: "a", is_error: true });
     });
 
     it("should fall back to a text output when a strategy cleared a JSON result", () => {

@@ -5,7 +5,7 @@ import { readHints, readProviderOptions, WRAPPED_PART_TYPE, type ProviderOptions
 import { splitDataUrl } from "./data-content.js";
 import { toFilePart } from "./file-part.js";
 import { putImageDetail } from "./image-detail.js";
-import { stripReasoning, textOfPart, toolValueFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
+import { stripReasoning, textOfContent, textOfPart, toolValueFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
 import { imageUrlOf, stringField } from "./part-fields.js";
 
 export interface ModelPrompt {
@@ -181,7 +181,13 @@ function toOutput(message: Extract<Message, { role: "tool" }>): ToolResultOutput
   const hint = readHints(message).output;
   const extra: { providerOptions?: ProviderOptions } = hint?.providerOptions === undefined ? {} : { providerOptions: hint.providerOptions };
   const { content } = message;
-  if (typeof content !== "string") return { type: "content", value: content.map(toOutputPart) };
+  if (typeof content !== "string") {
+    // The AI SDK's `content` output has no error flag: an error given as text parts (as Anthropic's tool
+    // results arrive) goes as `error-text`, so the provider still sees an error. One with an image keeps its parts.
+    if (message.is_error === true && content.every((part) => part.type === "text"))
+      return { type: "error-text", value: textOfContent(content), ...extra };
+    return { type: "content", value: content.map(toOutputPart) };
+  }
   switch (hint?.type) {
     case "error-text":
       return { type: "error-text", value: content, ...extra };
