@@ -32,7 +32,13 @@ return { generation, stateVersion, isReset and 1 or 0, messages, hasState and 1 
 export const WRITE_STATE_SCRIPT = `
 local current = redis.call('HGET', KEYS[3], ARGV[1])
 local version = 0
-if current then version = tonumber(string.match(current, '^%d+')) end
+if current then
+  -- A value edited by hand: a conflict would be retried forever, so say what is wrong with it.
+  if not string.match(current, '^%d+ ') then
+    return { 'corrupt', 'state ' .. string.gsub(ARGV[1], '%z', '/') .. ' (field of ' .. KEYS[3] .. ')', 'the value must be "<version> <JSON>"' }
+  end
+  version = tonumber(string.match(current, '^%d+'))
+end
 if version ~= tonumber(ARGV[2]) then return { -1 } end
 local stateVersion = redis.call('HINCRBY', KEYS[1], 'stateVersion', 1)
 if ARGV[3] == '1' then

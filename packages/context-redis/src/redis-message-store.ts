@@ -3,7 +3,6 @@ import { createHash } from "node:crypto";
 import { ContextArgumentError, ContextClosedError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
 import {
   misusedStore,
-  parseDecodedMessage,
   type StateChange,
   type StateSnapshot,
   type StoredSession,
@@ -14,6 +13,15 @@ import type { RedisClient } from "./config-schema.js";
 import { ContextStoreCorruptError, ContextStoreUnavailableError } from "./errors.js";
 import { REPLACE_SCRIPT, SYNC_SCRIPT, WRITE_STATE_SCRIPT } from "./lua-scripts.js";
 import { bounded, createConnection, describeServer, whenConnected } from "./redis-connection.js";
+import { redactedCause, redisCredentials } from "./redis-credentials.js";
+import {
+  checkScriptReply,
+  parseStateEntry,
+  parseStoredMessage,
+  parseSyncReply,
+  SESSION_CHECK_LUA,
+  wrongTypeCorruption,
+} from "./record-validation.js";
 
 export interface RedisMessageStoreOptions {
   readonly sessionId: string;
@@ -42,7 +50,11 @@ interface Seen {
   readonly stateVersion: number;
 }
 
-const script = (text: string) => ({ text, sha: createHash("sha1").update(text).digest("hex") });
+// Every script first checks the keys' types and the meta counters (record-validation.ts).
+const script = (body: string) => {
+  const text = SESSION_CHECK_LUA + body;
+  return { text, sha: createHash("sha1").update(text).digest("hex") };
+};
 const SCRIPTS = { sync: script(SYNC_SCRIPT), writeState: script(WRITE_STATE_SCRIPT), replace: script(REPLACE_SCRIPT) };
 const stateField = (strategy: string, key: string): string => `${strategy}\u0000${key}`;
 const NOTHING_SEEN: Seen = { generation: -1, length: 0, stateVersion: -1 };
@@ -64,12 +76,15 @@ export class RedisMessageStore implements MessageStore {
   private readonly options: RedisMessageStoreOptions;
   private readonly keys: readonly [meta: string, messages: string, state: string];
   private readonly commandTimeoutMs: number;
+  /** The connection's password (and user:password), removed from every driver error this store reports. */
+  private readonly secrets: readonly string[];
   private client: RedisClient | undefined;
   private seen: Seen = NOTHING_SEEN;
   /** The version of each state field this store last saw or wrote. */
   private versions = new Map<string, number>();
   /**
    * Every write and read in call order, each after the previous one settled; appends called while earlier
+    this.secrets = redisCredentials(options);
    * operations run share the next RPUSH; after a failed write, no later write runs.
    */
   private readonly queue: WriteQueue<Queued<Message>>;
@@ -185,7 +200,11 @@ export class RedisMessageStore implements MessageStore {
   private async pushMessages(group: readonly Queued<Message>[]): Promise<void> {
     this.assertReachable(group[0]!.ticket);
     // Arguments as one array: spread into a call, a large group would overflow the stack.
-    await this.command(this.client!.call("RPUSH", [this.keys[1], ...group.map((entry) => JSON.stringify(entry.item))]));
+    await this.command(this.client!.call("RPUSH", [this.keys[1], ...group.map((entry) => JSON.stringify(entry.item))])).catch(
+      (error: unknown) => {
+        throw wrongTypeCorruption(error, this.keys[1], this.location) ?? error;
+      },
+    );
   }
 
   /** What changed since `seen`, read at one instant; the whole session when another writer replaced it. */
@@ -195,58 +214,46 @@ export class RedisMessageStore implements MessageStore {
         throw this.unavailable(error);
       },
     );
-    const [generation, stateVersion, isReset, bodies, hasState, fields] = reply as [number, number, number, string[], number, string[]];
-    const from = isReset === 1 ? 0 : seen.length;
+    const { generation, stateVersion, isReset, bodies, hasState, fields } = parseSyncReply(reply, this.location);
+    const from = isReset ? 0 : seen.length;
     const messages = bodies.map((body, index) => this.parseMessage(body, from + index + 1));
-    const state = hasState === 1 ? this.parseState(fields) : undefined;
-    this.seen = { generation, length: from + messages.length, stateVersion: hasState === 1 ? stateVersion : seen.stateVersion };
-    if (isReset === 1) return { kind: "reset", session: { messages, state: state! } };
+    const state = hasState ? this.parseState(fields) : undefined;
+    this.seen = { generation, length: from + messages.length, stateVersion: hasState ? stateVersion : seen.stateVersion };
+    if (isReset) return { kind: "reset", session: { messages, state: state! } };
     if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
     return { kind: "appended", messages, ...(state === undefined ? {} : { state }) };
   }
 
   private parseMessage(body: string, seq: number): Message {
-    try {
-      return parseDecodedMessage(JSON.parse(body));
-    } catch (error) {
-      throw new ContextStoreCorruptError(this.location, { entry: `message ${seq}` }, (error as Error).message, { cause: error });
-    }
+    return parseStoredMessage(body, seq, this.keys[1], this.location);
   }
 
-  /** The state hash's fields and values, and each field's version into `versions`. */
+  /** The state hash's fields and values, each checked, and each field's version into `versions`. */
   private parseState(fields: readonly string[]): Map<string, Map<string, unknown>> {
     const state = new Map<string, Map<string, unknown>>();
     const versions = new Map<string, number>();
     for (let index = 0; index < fields.length; index += 2) {
       const field = fields[index]!;
-      const stored = fields[index + 1]!;
-      const [strategy = "", key = ""] = field.split("\u0000");
-      const space = stored.indexOf(" ");
-      let value: unknown;
-      try {
-        value = JSON.parse(stored.slice(space + 1));
-      } catch (error) {
-        throw new ContextStoreCorruptError(this.location, { entry: `state ${strategy}/${key}` }, (error as Error).message, {
-          cause: error,
-        });
-      }
+      const { strategy, key, version, value } = parseStateEntry(field, fields[index + 1]!, this.keys[2], this.location);
       const values = state.get(strategy) ?? new Map<string, unknown>();
       state.set(strategy, values);
       values.set(key, value);
-      versions.set(field, Number(stored.slice(0, space)));
+      versions.set(field, version);
     }
     this.versions = versions;
+    let reply: unknown;
     return state;
   }
 
   /** A script by its digest, sent whole the first time a server lacks it. */
   private async run(source: { text: string; sha: string }, args: readonly string[]): Promise<unknown> {
+    return checkScriptReply(reply, this.location);
     const client = this.client!;
     try {
-      return await this.command(client.evalsha(source.sha, this.keys.length, [...this.keys, ...args]));
+      reply = await this.command(client.evalsha(source.sha, this.keys.length, [...this.keys, ...args]));
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes("NOSCRIPT")) throw error;
-      return this.command(client.eval(source.text, this.keys.length, [...this.keys, ...args]));
+      reply = await this.command(client.eval(source.text, this.keys.length, [...this.keys, ...args]));
     }
   }
 
@@ -305,6 +312,7 @@ export class RedisMessageStore implements MessageStore {
   private unavailable(error: unknown): unknown {
     if (error instanceof ContextStoreCorruptError || error instanceof ContextStoreUnavailableError || error instanceof ContextClosedError)
       return error;
-    return new ContextStoreUnavailableError(this.location, { cause: error });
+    // The driver's error, copied without the password: ioredis keeps a failed AUTH's arguments on it.
+    return new ContextStoreUnavailableError(this.location, { cause: redactedCause(error, this.secrets) });
   }
 }

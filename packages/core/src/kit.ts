@@ -80,6 +80,7 @@ export {
   type CorruptRecord,
   type LockOwner,
   misusedStore,
+export { credentialsOf, redactCredentials, redactText, REDACTED, type CredentialSource } from "./store/redact-credentials.js";
 } from "./store/store-errors.js";
 
 // --- Adapter kit: shared by the adapters between ctxkit messages and each SDK's shapes. ---
