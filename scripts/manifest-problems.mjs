@@ -12,6 +12,37 @@ export function withoutSourceCondition(exports) {
   );
 }
 
+const HOMEPAGE = (folder) => `https://github.com/ctxkit/ctxkit/tree/main/packages/${folder}#readme`;
+/** A homepage this script wrote: one copied from another package's manifest names that package's folder. */
+const WRITTEN_HOMEPAGE = /^https:\/\/github\.com\/ctxkit\/ctxkit\/tree\/main\/packages\/[^/#]+#readme$/;
+/** The fields written beside "license", whatever the manifest held for them. */
+const SYNCED_KEYS = new Set(["keywords", "homepage", "repository", "bugs"]);
+
+/**
+ * `manifest` with the fields the pack lint asks for (repository, homepage, bugs, keywords, publishConfig.exports),
+ * keeping what is already there, except what names a folder: `repository.directory` is always `packages/<folder>`,
+ * and a homepage of this repository's names this folder, so a manifest copied from another package is fixed.
+ */
+export function syncManifest(folder, manifest) {
+  const synced = {};
+  for (const [key, value] of Object.entries(manifest)) {
+    if (key === "publishConfig" || SYNCED_KEYS.has(key)) continue;
+    synced[key] = value;
+    // Right after the map it mirrors, so the two are read together.
+    if (key === "exports") synced.publishConfig = { ...manifest.publishConfig, exports: withoutSourceCondition(value) };
+    if (key === "license") {
+      synced.keywords = manifest.keywords ?? ["ctxkit", "llm", "agents", "context"];
+      const homepage = manifest.homepage;
+      synced.homepage = typeof homepage === "string" && !WRITTEN_HOMEPAGE.test(homepage) ? homepage : HOMEPAGE(folder);
+      synced.repository = { type: "git", url: REPOSITORY_URL, directory: `packages/${folder}` };
+      synced.bugs = manifest.bugs ?? { url: "https://github.com/ctxkit/ctxkit/issues" };
+    }
+  }
+  if (synced.license === undefined) throw new Error(`packages/${folder}/package.json has no "license": add "license": "MIT" first`);
+  if (manifest.exports === undefined && manifest.publishConfig !== undefined) synced.publishConfig = manifest.publishConfig;
+  return synced;
+}
+
 /** @returns {string[]} one line per problem; `packed` is the package.json inside the tarball. */
 export function manifestProblems(folder, manifest, packed) {
   const problems = [];

@@ -14,6 +14,11 @@ const STORE_CASES = [
   { flaw: "accepts writes after close", stores: broken.acceptsWritesAfterClose, check: "should finish pending writes at close" },
   { flaw: "reorders object keys", stores: broken.reordersObjectKeys, check: "should give back exactly what it was given" },
   { flaw: "drops the state on clear", stores: broken.clearDropsTheState, check: "should clear the messages and keep the state" },
+  {
+    flaw: "replaces over a stale expectation",
+    stores: broken.replacesUnconditionally,
+    check: "should refuse a replace over a stale expectation",
+  },
 ];
 
 /** Whether the store suite's check titled like `title` fails on a fresh set of `stores`. */

@@ -2,8 +2,8 @@
 import { constants } from "node:fs";
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { Message } from "@ctxkit/core";
-import { misusedStore, WriteQueue } from "@ctxkit/core/kit";
+import { ContextHistoryConflictError, type Message } from "@ctxkit/core";
+import { misusedStore, type ReplaceExpectation, WriteQueue } from "@ctxkit/core/kit";
 import { JOURNAL_MODE, rewriteAtomically, rewriteFileFor, syncDirectory } from "./atomic-rewrite.js";
 import { ContextClosedError } from "./errors.js";
 import { encodeAdd, encodeHeader, encodeState } from "./journal-record.js";
@@ -43,6 +43,8 @@ export class JsonlFileStore implements MessageStore {
   /** The journal was created by this store and the folder entry naming it is not durable yet. */
   private needsDirectorySync = false;
   private closing: Promise<void> | undefined;
+  /** Messages in the journal once every write called so far lands: what a conditional replace is checked against. */
+  private length = 0;
 
   constructor(options: JsonlFileStoreOptions) {
     this.sessionId = options.sessionId;
@@ -87,18 +89,25 @@ export class JsonlFileStore implements MessageStore {
     await mendJournalTail(this.location, contents);
     this.needsDirectorySync = !contents.exists;
     this.phase = "loaded";
+    this.length = contents.messages.length;
     return { messages: contents.messages, state: contents.state, droppedBytes: contents.droppedBytes };
   }
 
   append(message: Message): Promise<void> {
-    return this.whenWritable(() => this.queue.append(encodeAdd(message)));
+    return this.whenWritable(() => {
+      this.length += 1;
+      return this.queue.append(encodeAdd(message));
+    });
   }
 
   writeState(change: StateChange): Promise<void> {
     return this.whenWritable(() => this.queue.append(encodeState(change)));
   }
 
-  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+  replace(messages: readonly Message[], state: StateSnapshot, expected?: ReplaceExpectation): Promise<void> {
+    // One writer (the lock), whose writes land in call order: the history now is the one this rewrite replaces.
+    if (expected !== undefined && expected.length !== this.length && this.phase === "loaded")
+      return Promise.reject(new ContextHistoryConflictError(this.location, expected.length));
     return this.rewrite("set", messages.slice(), state);
   }
 
@@ -124,6 +133,7 @@ export class JsonlFileStore implements MessageStore {
         yield* stateLines;
         for (const message of messages) yield encodeAdd(message);
       };
+      this.length = messages.length;
       return this.queue.exclusive(async () => {
         await rewriteAtomically(this.location, lines());
         // The append handle still points at the replaced file; the next append opens the new one.

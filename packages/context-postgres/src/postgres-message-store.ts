@@ -1,8 +1,16 @@
 // A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
-import { ContextClosedError, ContextConfigError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
+import {
+  ContextClosedError,
+  ContextConfigError,
+  ContextHistoryConflictError,
+  ContextStateConflictError,
+  type Message,
+  type MessageStore,
+} from "@ctxkit/core";
 import {
   ContextStoreCorruptError,
   misusedStore,
+  type ReplaceExpectation,
   type StateChange,
   type StateSnapshot,
   type StoredSession,
@@ -187,14 +195,27 @@ export class PostgresMessageStore implements MessageStore {
     if (isConflict) throw new ContextStateConflictError(change.strategy, change.key);
   }
 
-  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
-    return this.write(async (client) => {
+  /**
+   * With `expected`, the session row's update is also the check: it applies only while the row still has
+   * the generation this store last saw and `expected.length` messages. The row lock it takes orders it
+   * with every appender, so no append lands between the check and the replace; on a mismatch nothing is
+   * written and the call rejects with `ContextHistoryConflictError` (the store stays usable).
+   */
+  async replace(messages: readonly Message[], state: StateSnapshot, expected?: ReplaceExpectation): Promise<void> {
+    let isConflict = false;
+    await this.write(async (client) => {
       const { sessions, messages: table, state: stateTable } = this.names;
+      const condition = expected === undefined ? "" : " AND generation = $3 AND last_seq = $4";
       const row = await client.query<{ generation: string; state_version: string }>(
-        `UPDATE ${sessions} SET generation = generation + 1, last_seq = $2, state_version = state_version + 1 WHERE session_id = $1
+        `UPDATE ${sessions} SET generation = generation + 1, last_seq = $2, state_version = state_version + 1 WHERE session_id = $1${condition}
          RETURNING generation, state_version`,
-        [this.sessionId, messages.length],
+        [this.sessionId, messages.length, ...(expected === undefined ? [] : [this.seen.generation, expected.length])],
       );
+      if (row.rows[0] === undefined && expected !== undefined) {
+        // Another writer appended, replaced or cleared first: its history stands, and the next sync reads it.
+        isConflict = true;
+        return;
+      }
       const generation = Number(row.rows[0]!.generation);
       await client.query(`DELETE FROM ${table} WHERE session_id = $1 AND generation < $2`, [this.sessionId, generation]);
       await this.insertMessages(client, generation, 1, messages);
@@ -215,6 +236,8 @@ export class PostgresMessageStore implements MessageStore {
       this.seen = { generation, lastSeq: messages.length, stateVersion: Number(row.rows[0]!.state_version) };
       this.versions = versions;
     });
+    // Refused, not failed: nothing was written, so later writes go on.
+    if (isConflict) throw new ContextHistoryConflictError(this.location, expected!.length);
   }
 
   clear(state: StateSnapshot): Promise<void> {

@@ -50,18 +50,25 @@ return { stateVersion, stateVersion }
 `;
 
 /**
- * The whole content swapped in one step: ARGV is the message count, the messages' JSON, then the state as
- * field, JSON pairs. A new generation tells every other writer to reload. Returns { generation, stateVersion }.
+ * The whole content swapped in one step: ARGV is the message count, the generation and message count the
+ * caller expects (both empty for an unconditional replace), the messages' JSON, then the state as field,
+ * JSON pairs. A new generation tells every other writer to reload. Returns { generation, stateVersion },
+ * or { -1 } when the session is not the one expected (another writer appended, replaced or cleared it):
+ * then nothing is written.
  */
 export const REPLACE_SCRIPT = `
 local count = tonumber(ARGV[1])
+if ARGV[2] ~= '' then
+  local current = tonumber(redis.call('HGET', KEYS[1], 'generation') or '0')
+  if current ~= tonumber(ARGV[2]) or redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[3]) then return { -1 } end
+end
 redis.call('DEL', KEYS[2], KEYS[3])
 local generation = redis.call('HINCRBY', KEYS[1], 'generation', 1)
 local stateVersion = redis.call('HINCRBY', KEYS[1], 'stateVersion', 1)
-for first = 2, count + 1, 1000 do
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, count + 1)))
+for first = 4, count + 3, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, count + 3)))
 end
-for index = count + 2, #ARGV, 2 do
+for index = count + 4, #ARGV, 2 do
   redis.call('HSET', KEYS[3], ARGV[index], stateVersion .. ' ' .. ARGV[index + 1])
 end
 return { generation, stateVersion }

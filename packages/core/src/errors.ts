@@ -21,6 +21,7 @@ export type ContextErrorCode =
   | "CONTEXT_COUNTER"
   | "CONTEXT_TIMEOUT"
   | "CONTEXT_STATE_CONFLICT"
+  | "CONTEXT_HISTORY_CONFLICT"
   | "CONTEXT_OVERFLOW"
   | "CONTEXT_ADAPTER_INPUT"
   | "CONTEXT_LOCKED"
@@ -207,6 +208,30 @@ export class ContextStateConflictError extends ContextError {
     );
     this.strategy = strategy;
     this.key = key;
+  }
+}
+
+/**
+ * An edit of the history made on a caller's behalf (`replaceMessages`, a store's `replace` with an
+ * expectation) found the history changed since the caller read it: another writer of a shared session,
+ * or another call, appended, replaced or cleared it. Nothing was written and the store stays usable:
+ * read the history again and apply the edit to what it holds now.
+ */
+export class ContextHistoryConflictError extends ContextError {
+  /** Where the session lives (a journal file, a table and session). */
+  readonly location: string;
+  /** How many messages the history held when the caller read it. */
+  readonly expectedLength: number;
+
+  constructor(location: string, expectedLength: number, options?: { cause?: unknown }) {
+    super(
+      "CONTEXT_HISTORY_CONFLICT",
+      `The history of ${location} changed since it was read (${expectedLength} messages then); nothing was written. ` +
+        `Read the history again (getMessages) and apply the edit to what it holds now.`,
+      options,
+    );
+    this.location = location;
+    this.expectedLength = expectedLength;
   }
 }
 

@@ -68,7 +68,7 @@ export type { ContextEngineOptions } from "./engine/context-engine.js";
 export { mountContextManager } from "./engine/mount-context-manager.js";
 
 // ── Stores: the contract, the memory store, and the store kit (write ordering, group commit, the failure latch) ──
-export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange } from "./store/message-store.js";
+export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange, ReplaceExpectation } from "./store/message-store.js";
 export { MemoryMessageStore } from "./store/memory-message-store.js";
 export { WriteQueue, type Grouping, type WriteQueueOptions } from "./store/write-queue.js";
 export { FailureLatch } from "./store/failure-latch.js";

@@ -100,6 +100,19 @@ export interface ProviderUsageCapability {
   reportUsage(usage: ProviderUsage): Promise<void>;
 }
 
+/**
+ * An edit of the history on a caller's behalf (undoing the last turn, say), applied only over the history
+ * the caller read, so that on a shared session it never deletes what another worker added meanwhile.
+ */
+export interface ConditionalReplaceCapability {
+  /**
+   * Replaces the history with `messages` when it still is `expected` (what `getMessages()` returned), and
+   * applies even when `setMessages` would be ignored (the edit is made over the stored history itself).
+   * Otherwise rejects with `ContextHistoryConflictError` and changes nothing: read again, then retry.
+   */
+  replaceMessages(expected: readonly Message[], messages: Message[]): Promise<void>;
+}
+
 function hasMethod(value: unknown, name: string): boolean {
   return typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[name] === "function";
 }
@@ -126,4 +139,8 @@ export function canTellShouldCompact<T extends ContextManager>(manager: T): mana
 
 export function canTakeProviderUsage<T extends ContextManager>(manager: T): manager is T & ProviderUsageCapability {
   return hasMethod(manager, "reportUsage");
+}
+
+export function canReplaceConditionally<T extends ContextManager>(manager: T): manager is T & ConditionalReplaceCapability {
+  return hasMethod(manager, "replaceMessages");
 }

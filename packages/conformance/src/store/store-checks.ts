@@ -6,6 +6,7 @@ import type { StateSnapshot } from "@ctxkit/core/kit";
 import { expect } from "vitest";
 import type { StoreCheck } from "./store-check.js";
 import { type StoreFaultHooks, storeFaultChecks } from "./store-fault-checks.js";
+import { storeConditionalChecks } from "./store-conditional-checks.js";
 
 /** Opens a store for a session: called again with the same id after `close()`, it is the restart of that session. */
 export type MessageStoreFactory = (sessionId: string) => MessageStore | Promise<MessageStore>;
@@ -241,5 +242,6 @@ export function storeChecks(factory: MessageStoreFactory, options: MessageStoreS
   });
 
   checks.push(...storeFaultChecks(factory, options, { message, plain }));
+  checks.push(...storeConditionalChecks(factory, options, { message, plain }));
   return checks;
 }

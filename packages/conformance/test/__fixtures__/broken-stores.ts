@@ -21,7 +21,7 @@ function flawedStores(flaw: Flaw): () => MessageStoreFactory {
           load: () => inner.load(),
           append: (message) => inner.append(message),
           writeState: (change) => inner.writeState(change),
-          replace: (messages, state) => inner.replace(messages, state),
+          replace: (messages, state, expected) => inner.replace(messages, state, expected),
           clear: (state) => inner.clear(state),
           close: () => inner.close(),
           ...overrides,
@@ -93,6 +93,9 @@ export const reordersObjectKeys = flawedStores((inner) => ({
     return { ...session, messages: session.messages.map((message) => sorted(message) as Message) };
   },
 }));
+
+/** replace() ignores what the caller read: an edit over a stale history deletes what was added since. */
+export const replacesUnconditionally = flawedStores((inner) => ({ replace: (messages, state) => inner.replace(messages, state) }));
 
 /** clear() drops the state it is given along with the messages. */
 export const clearDropsTheState = flawedStores((inner) => ({ clear: () => inner.clear(new Map()) }));

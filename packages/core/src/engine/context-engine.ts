@@ -12,7 +12,7 @@
 //   - `CompactionPass` (compaction-pass.ts): one compaction of the view;
 // - `BackgroundWork` (background-work.ts): strategies' `observe`, off the request path;
 // - `StrategyStates` (strategy-states.ts): each strategy's state, written through the facade.
-import { ContextClosedError, ContextStateConflictError } from "../errors.js";
+import { ContextClosedError, ContextHistoryConflictError, ContextStateConflictError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
@@ -20,6 +20,7 @@ import { parseConfig } from "../modules/parse-config.js";
 import type {
   CompactCapability,
   CompactResult,
+  ConditionalReplaceCapability,
   ContextManager,
   ContextUsage,
   OverflowRecoveryCapability,
@@ -42,6 +43,7 @@ import { PIN_STATE, PinSet } from "./pin-set.js";
 import { readInputTokens } from "./request-planner.js";
 import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
 import { reportIgnoredSet, SessionHistory } from "./session-history.js";
+import { isSameHistory } from "./same-history.js";
 import { retryStateWrite } from "./state-write-retry.js";
 import { StrategyStates } from "./strategy-states.js";
 import { SyncLine } from "./sync-line.js";
@@ -66,7 +68,8 @@ export class ContextEngine
     OverflowRecoveryCapability,
     UsageCapability,
     ProviderUsageCapability,
-    ShouldCompactCapability
+    ShouldCompactCapability,
+    ConditionalReplaceCapability
 {
   readonly config: ResolvedContextConfig;
   readonly counter: TokenCounter;
@@ -169,6 +172,27 @@ export class ContextEngine
       const durable = this.write(() => this.store.replace(parsed, this.states.state.snapshot()));
       const applied = this.queue.run(() => this.reset(parsed));
       return settleBoth(durable, applied);
+    });
+  }
+
+  /**
+   * Replaces the history with `messages` only if it still is `expected`, the history the caller read: no
+   * call of this manager and no other writer of a shared session appended, replaced or cleared it since.
+   * Otherwise rejects with `ContextHistoryConflictError`, and nothing changes. Applied on a resumed
+   * session too: the edit is made over the stored history, not over a caller's copy of it.
+   */
+  replaceMessages(expected: readonly Message[], messages: Message[]): Promise<void> {
+    return this.whenUsable(() => {
+      const parsed = parseMessages(messages);
+      // A read, so it syncs first: the comparison is with the latest history, other writers' appends included.
+      return this.read(undefined, async () => {
+        // The store checks the expectation against what it last read, so it first takes in what reads
+        // called after this one already asked for; nothing is awaited between that and the write.
+        while (!this.syncs.isCaughtUp) await this.syncs.catchUp();
+        if (!isSameHistory(this.history.messages, expected)) throw new ContextHistoryConflictError(this.store.location, expected.length);
+        await this.write(() => this.store.replace(parsed, this.states.state.snapshot(), { length: expected.length }));
+        this.reset(parsed);
+      });
     });
   }
 
@@ -387,7 +411,7 @@ export class ContextEngine
     const written = this.isOpen ? issue() : this.opened.then(issue);
     const guarded = written.catch((error: unknown) => {
       // A lost compare-and-set wrote nothing and leaves the store usable: the caller may apply it again.
-      if (!this.isOpen || error instanceof ContextStateConflictError) throw error;
+      if (!this.isOpen || error instanceof ContextStateConflictError || error instanceof ContextHistoryConflictError) throw error;
       throw new ContextClosedError(this.store.location, "write_failed", { cause: this.latch.trip(error) });
     });
     // A strategy may set state without awaiting it; the failure still reaches every later caller.

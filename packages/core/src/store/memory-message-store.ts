@@ -1,7 +1,7 @@
 // The simplest MessageStore: one session's messages and strategy state, in this process's memory.
-import { ContextClosedError } from "../errors.js";
+import { ContextClosedError, ContextHistoryConflictError } from "../errors.js";
 import type { Message } from "../messages/message.js";
-import type { MessageStore, StateChange, StateSnapshot, StoredSession } from "./message-store.js";
+import type { MessageStore, ReplaceExpectation, StateChange, StateSnapshot, StoredSession } from "./message-store.js";
 
 let nextSession = 0;
 
@@ -46,8 +46,11 @@ export class MemoryMessageStore implements MessageStore {
     });
   }
 
-  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+  replace(messages: readonly Message[], state: StateSnapshot, expected?: ReplaceExpectation): Promise<void> {
     return this.whenOpen(() => {
+      // One writer, whose writes apply in call order: the history now is the one a write called next sees.
+      if (expected !== undefined && expected.length !== this.messages.length)
+        throw new ContextHistoryConflictError(this.location, expected.length);
       this.messages = messages.slice();
       this.state = copyState(state);
     });
@@ -64,7 +67,11 @@ export class MemoryMessageStore implements MessageStore {
 
   private whenOpen<T>(operation: () => T): Promise<T> {
     if (!this.isOpen) return Promise.reject(new ContextClosedError(this.location, "closed"));
-    return Promise.resolve(operation());
+    try {
+      return Promise.resolve(operation());
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
 

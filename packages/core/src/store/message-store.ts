@@ -31,6 +31,15 @@ export type StoreUpdate =
   | { readonly kind: "reset"; readonly session: StoredSession };
 
 /**
+ * What the caller of a conditional `replace` read: the edit applies only over that history. A store
+ * compares it with what it holds now, in the same atomic step as the replace.
+ */
+export interface ReplaceExpectation {
+  /** How many messages the history held when the caller read it. */
+  readonly length: number;
+}
+
+/**
  * A session's storage. The manager validates every message before a store sees it (JSON data, deep-frozen),
  * serves reads from memory, and calls a store's methods one operation at a time. A store promises:
  * - `open` takes the session (a lock or lease, where the store has one) and `load` reads it, once;
@@ -46,6 +55,12 @@ export type StoreUpdate =
  * synced or wrote, and a `writeState` whose key another writer changed since rejects with
  * `ContextStateConflictError`, writes nothing and leaves the store usable (not the failure above); its
  * next `sync` returns the state as the other writer left it, to which the caller applies its change again.
+ *
+ * A `replace` given an expectation is conditional: it applies only when the history is still the one the
+ * caller read, `expected.length` messages with no append, replace or clear since (for a shared store: since
+ * this store last loaded, synced or wrote it). Otherwise it rejects with `ContextHistoryConflictError`,
+ * writes nothing and leaves the store usable (not the failure above). A shared store checks it in the
+ * step that replaces (a transaction, a script), so no other writer's append can land in between.
  */
 export interface MessageStore {
   readonly sessionId: string;
@@ -55,8 +70,11 @@ export interface MessageStore {
   load(): Promise<StoredSession>;
   append(message: Message): Promise<void>;
   writeState(change: StateChange): Promise<void>;
-  /** Replaces the history, keeping `state` as the strategies' state. */
-  replace(messages: readonly Message[], state: StateSnapshot): Promise<void>;
+  /**
+   * Replaces the history, keeping `state` as the strategies' state. With `expected`, only over the history
+   * the caller read: otherwise `ContextHistoryConflictError`, and nothing changes.
+   */
+  replace(messages: readonly Message[], state: StateSnapshot, expected?: ReplaceExpectation): Promise<void>;
   /** Empties the history, keeping `state` as the strategies' state. */
   clear(state: StateSnapshot): Promise<void>;
   close(): Promise<void>;

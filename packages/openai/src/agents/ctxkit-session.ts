@@ -1,6 +1,13 @@
 // An OpenAI Agents JS session whose memory is a ctxkit context manager: the agent sees the view, the history stays whole.
 import { randomUUID } from "node:crypto";
-import { ContextError, type ContextManager, type RequestOptions } from "@ctxkit/core";
+import {
+  ContextError,
+  ContextHistoryConflictError,
+  type ContextManager,
+  canReplaceConditionally,
+  type Message,
+  type RequestOptions,
+} from "@ctxkit/core";
 import type { AgentInputItem, AgentsSession } from "./agent-input-item.js";
 import { fromAgentInputItems, toAgentInputItems } from "./agent-items.js";
 import { lastWholeItems } from "./last-whole-items.js";
@@ -13,6 +20,12 @@ export interface CtxkitSessionOptions {
   /** Options of each view (a `provider`, a `tokenBudget`), or a function giving them per call. */
   readonly requestOptions?: RequestOptions | (() => RequestOptions);
 }
+
+/**
+ * How many times `popItem` reads the history again when another writer changed it between the read and
+ * the edit, before it gives up with `ContextHistoryConflictError`.
+ */
+const POP_ITEM_ATTEMPTS = 5;
 
 /** `popItem` could not remove the last message: the manager kept its history on `setMessages`. */
 export class SessionPopError extends ContextError {
@@ -29,6 +42,10 @@ export class SessionPopError extends ContextError {
  * tool pairs whole, `metadata` left out) as agent items; `getItems(limit)` gives at most the last `limit` of them,
  * dropping a tool unit at the start that the cut would split (never a result without its call); `addItems` adds to the full history, which no view
  * ever shortens. `popItem` removes the last item (an assistant turn with several items gives back its last).
+ * On a manager with `replaceMessages` (every ctxkit manager), the removal applies only over the history it
+ * read, so on a shared session (PostgreSQL, Redis) it never deletes a message another worker added meanwhile:
+ * it reads again and pops the real last item, or after 5 tries rejects with
+ * `ContextHistoryConflictError`, having changed nothing.
  */
 export class CtxkitSession implements AgentsSession {
   readonly #manager: ContextManager;
@@ -56,19 +73,42 @@ export class CtxkitSession implements AgentsSession {
   }
 
   async popItem(): Promise<AgentInputItem | undefined> {
+    const manager = this.#manager;
+    if (!canReplaceConditionally(manager)) return this.#popUnconditionally();
+    for (let attempt = 1; ; attempt += 1) {
+      const history = await manager.getMessages();
+      const popped = popLastItem(history);
+      if (popped === undefined) return undefined;
+      try {
+        await manager.replaceMessages(history, popped.rest);
+        return popped.item;
+      } catch (error) {
+        if (!(error instanceof ContextHistoryConflictError) || attempt >= POP_ITEM_ATTEMPTS) throw error;
+      }
+      // Workers that collided fall out of step before they read again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** attempt));
+    }
+  }
+
+  /** For a manager without a conditional edit (one written elsewhere): right for one writer only. */
+  async #popUnconditionally(): Promise<AgentInputItem | undefined> {
     const history = await this.#manager.getMessages();
-    const last = history.at(-1);
-    if (last === undefined) return undefined;
-    const rest = history.slice(0, -1);
-    await this.#manager.setMessages(rest);
-    if ((await this.#manager.getMessages()).length !== rest.length) throw new SessionPopError();
-    const items = toAgentInputItems([last]);
-    // One message may hold several items (reasoning, text, calls): the ones before the last stay.
-    await this.addItems(items.slice(0, -1));
-    return items.at(-1);
+    const popped = popLastItem(history);
+    if (popped === undefined) return undefined;
+    await this.#manager.setMessages(popped.rest);
+    if ((await this.#manager.getMessages()).length !== popped.rest.length) throw new SessionPopError();
+    return popped.item;
   }
 
   async clearSession(): Promise<void> {
     await this.#manager.clear();
   }
+}
+
+/** The history without its last item: one message may hold several items (reasoning, text, calls), and those before the last stay. */
+function popLastItem(history: readonly Message[]): { readonly item: AgentInputItem | undefined; readonly rest: Message[] } | undefined {
+  const last = history.at(-1);
+  if (last === undefined) return undefined;
+  const items = toAgentInputItems([last]);
+  return { item: items.at(-1), rest: [...history.slice(0, -1), ...fromAgentInputItems(items.slice(0, -1))] };
 }
