@@ -1,5 +1,5 @@
 // The failures of a PostgreSQL session that a caller can act on.
-import { ContextError } from "@ctxkit/core";
+import { ContextError, ContextStoreCorruptError } from "@ctxkit/core";
 
 /** context-postgres's error codes, beside core's. */
 export type PostgresErrorCode = "CONTEXT_STORE_UNAVAILABLE" | "CONTEXT_STORE_CORRUPT" | "CONTEXT_STORE_ACCESS" | "CONTEXT_CLOSE_TIMEOUT";
@@ -48,32 +48,23 @@ export class PostgresStoreAccessError extends ContextError {
   }
 }
 
-/** Which stored record is unreadable: a message by its sequence number, or a strategy's state key. */
-export type CorruptRecord = { readonly seq: number } | { readonly strategy: string; readonly key: string };
+/** Which stored record is unreadable: a message by its sequence number, a strategy's state key, or a named row or table. */
+export type CorruptRecord = { readonly seq: number } | { readonly strategy: string; readonly key: string } | { readonly entry: string };
 
-/** A stored row cannot be read back (a message `addMessage` would accept, a state value as JSON); nothing was changed. */
-export class PostgresStoreCorruptError extends ContextError {
-  readonly location: string;
-  /** The message's sequence number; undefined for a state record. */
-  readonly seq: number | undefined;
+/**
+ * A stored row cannot be read back (a message `addMessage` would accept, a state value as JSON, a session
+ * row whose counters its messages do not match); nothing was changed. Core's `ContextStoreCorruptError`,
+ * with the state record's strategy and key.
+ */
+export class PostgresStoreCorruptError extends ContextStoreCorruptError {
   /** The state record's strategy and key; undefined for a message. */
   readonly strategy: string | undefined;
   readonly key: string | undefined;
-  readonly reason: string;
 
   constructor(location: string, record: CorruptRecord, reason: string, options?: { cause?: unknown }) {
-    const what =
-      "seq" in record ? `an unreadable message at seq ${record.seq}` : `unreadable state "${record.key}" of "${record.strategy}"`;
-    super(
-      "CONTEXT_STORE_CORRUPT",
-      `The session ${location} holds ${what}: ${reason}. Nothing was changed; repair or delete that row.`,
-      options,
-    );
-    this.location = location;
-    this.seq = "seq" in record ? record.seq : undefined;
+    super(location, "strategy" in record ? { entry: `state "${record.key}" of "${record.strategy}"` } : record, reason, options);
     this.strategy = "strategy" in record ? record.strategy : undefined;
-    this.key = "key" in record ? record.key : undefined;
-    this.reason = reason;
+    this.key = "strategy" in record ? record.key : undefined;
   }
 }
 

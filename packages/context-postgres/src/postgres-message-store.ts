@@ -29,6 +29,7 @@ import { MODULE_NAME } from "./config-schema.js";
 import { PostgresCloseTimeoutError } from "./errors.js";
 import { MIGRATION_LOCK_KEY, migrationSql, tableNames, type TableNames } from "./schema-sql.js";
 import { describeServer, toStoreError, type FailureSubject } from "./store-failure.js";
+import { postgresCredentials } from "./postgres-credentials.js";
 import { sessionIdProblem } from "./session-id.js";
 import { SessionReads, type SessionRow, type StateRead, stateKey } from "./session-reads.js";
 
@@ -98,6 +99,7 @@ export class PostgresMessageStore implements MessageStore {
       server: describeServer(options.connectionString),
       connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      secrets: postgresCredentials(options.connectionString),
     };
     this.queue = new WriteQueue<Message>({
       commit: (messages) => this.appendRows(messages),
@@ -317,9 +319,8 @@ export class PostgresMessageStore implements MessageStore {
   private async readSession(): Promise<StoredSession> {
     try {
       return await this.transaction(async (client) => {
-        const row = await this.reads.row(client);
-        const messages = await this.reads.messages(client, row.generation, 0, row.lastSeq);
-        const state = this.takeVersions(await this.reads.state(client));
+        const { row, messages, state: read } = await this.reads.wholeSession(client);
+        const state = this.takeVersions(read);
         this.seen = row;
         return { messages, state };
       }, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");

@@ -38,7 +38,34 @@ export class SessionReads {
     );
     const row = result.rows[0];
     if (row === undefined) return { generation: 0, lastSeq: 0, stateVersion: 0 };
-    return { generation: Number(row.generation), lastSeq: Number(row.last_seq), stateVersion: Number(row.state_version) };
+    const counters = { generation: Number(row.generation), lastSeq: Number(row.last_seq), stateVersion: Number(row.state_version) };
+    // bigint columns, but a hand edit can still make one negative or past what JavaScript counts exactly.
+    for (const [name, value] of Object.entries(counters)) {
+      if (!Number.isSafeInteger(value) || value < 0)
+        throw new PostgresStoreCorruptError(
+          this.location,
+          { entry: `session row (${this.names.sessions})` },
+          `${name} is ${value}, not a count ≥ 0`,
+        );
+    }
+    return counters;
+  }
+
+  /**
+   * The row, every message of its generation and the state, read by one snapshot (`reader` in a
+   * REPEATABLE READ transaction): the row's `last_seq` must then count exactly the rows there are.
+   */
+  async wholeSession(reader: Reader): Promise<{ readonly row: SessionRow; readonly messages: Message[]; readonly state: StateRead }> {
+    const row = await this.row(reader);
+    const messages = await this.messages(reader, row.generation, 0, row.lastSeq);
+    if (messages.length !== row.lastSeq) {
+      throw new PostgresStoreCorruptError(
+        this.location,
+        { entry: `session row (${this.names.sessions})` },
+        `its last_seq says ${row.lastSeq} messages of generation ${row.generation}, but ${this.names.messages} holds ${messages.length} of them`,
+      );
+    }
+    return { row, messages, state: await this.state(reader) };
   }
 
   /**
@@ -50,7 +77,15 @@ export class SessionReads {
       `SELECT seq, body FROM ${this.names.messages} WHERE session_id = $1 AND generation = $2 AND seq > $3 AND seq <= $4 ORDER BY seq`,
       [this.sessionId, generation, afterSeq, throughSeq],
     );
-    return result.rows.map((row) => {
+    return result.rows.map((row, index) => {
+      // Rows commit whole and in order, so one query sees no gap: a missing sequence number was deleted by hand.
+      if (Number(row.seq) !== afterSeq + index + 1) {
+        throw new PostgresStoreCorruptError(
+          this.location,
+          { seq: afterSeq + index + 1 },
+          `the row is missing (${this.names.messages} goes on at seq ${row.seq})`,
+        );
+      }
       try {
         return parseDecodedMessage(JSON.parse(row.body));
       } catch (error) {
@@ -76,7 +111,12 @@ export class SessionReads {
         const record = { strategy: row.strategy, key: row.key };
         throw new PostgresStoreCorruptError(this.location, record, (error as Error).message, { cause: error });
       }
-      versions.set(stateKey(row.strategy, row.key), Number(row.version));
+      const version = Number(row.version);
+      if (!Number.isSafeInteger(version) || version < 1) {
+        const record = { strategy: row.strategy, key: row.key };
+        throw new PostgresStoreCorruptError(this.location, record, `its version is ${row.version}, not a whole number ≥ 1`);
+      }
+      versions.set(stateKey(row.strategy, row.key), version);
     }
     return { state, versions };
   }

@@ -1,6 +1,7 @@
 // Turns what node-postgres or the network threw into the ctxkit error a caller can act on.
 import { ContextError } from "@ctxkit/core";
-import { ContextStoreUnavailableError, PostgresStoreAccessError } from "./errors.js";
+import { redactCredentials, redactText } from "@ctxkit/core/kit";
+import { ContextStoreUnavailableError, PostgresStoreAccessError, PostgresStoreCorruptError } from "./errors.js";
 
 /** What a failure is reported against: the session, the server and the bounds that may have run out. */
 export interface FailureSubject {
@@ -9,6 +10,8 @@ export interface FailureSubject {
   readonly server: string;
   readonly connectTimeoutMs: number;
   readonly statementTimeoutMs: number;
+  /** The connection's password (postgres-credentials.ts): removed from every driver error reported. */
+  readonly secrets?: readonly string[];
 }
 
 /** `host:port/database` of a `postgres://` URL, without its user or password; the whole string's scheme when it is not a URL. */
@@ -27,11 +30,24 @@ export function toStoreError(error: unknown, subject: FailureSubject): ContextEr
   if (error instanceof ContextError) return error;
   const { location, server } = subject;
   const code = typeof (error as { code?: unknown } | undefined)?.code === "string" ? (error as { code: string }).code : undefined;
-  const message = error instanceof Error ? error.message : String(error);
-  const unavailable = (detail: string) => new ContextStoreUnavailableError(location, { cause: error, detail });
+  // What the driver threw, kept as the cause only as a copy without the connection's password.
+  const secrets = subject.secrets ?? [];
+  const cause = redactCredentials(error, secrets);
+  const message = error instanceof Error ? redactText(error.message, secrets) : cause.message;
+  const unavailable = (detail: string) => new ContextStoreUnavailableError(location, { cause, detail });
   const refused = (reason: "role" | "database" | "privilege", advice: string) =>
-    new PostgresStoreAccessError(location, server, reason, `${message} (SQLSTATE ${code}). ${advice}`, { cause: error });
+    new PostgresStoreAccessError(location, server, reason, `${message} (SQLSTATE ${code}). ${advice}`, { cause });
   switch (code) {
+    // A table or a column the store made is gone or changed type: the tables were edited outside ctxkit.
+    case "42P01":
+    case "42703":
+    case "42804":
+      return new PostgresStoreCorruptError(
+        location,
+        { entry: "table" },
+        `${message} (SQLSTATE ${code}): the tables were changed outside ctxkit. Restore them, or drop them to let the store create them again`,
+        { cause },
+      );
     case "28000":
     case "28P01":
       return refused("role", "Fix the user and password in connectionString, or create that role on the server.");
