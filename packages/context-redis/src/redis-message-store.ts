@@ -1,8 +1,16 @@
 // A session in Redis (or Valkey) that many processes write at once: one list, one order for every writer.
 import { createHash } from "node:crypto";
-import { ContextArgumentError, ContextClosedError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
+import {
+  ContextArgumentError,
+  ContextClosedError,
+  ContextHistoryConflictError,
+  ContextStateConflictError,
+  type Message,
+  type MessageStore,
+} from "@ctxkit/core";
 import {
   misusedStore,
+  type ReplaceExpectation,
   type StateChange,
   type StateSnapshot,
   type StoredSession,
@@ -162,17 +170,36 @@ export class RedisMessageStore implements MessageStore {
     if (isConflict) throw new ContextStateConflictError(change.strategy, change.key);
   }
 
-  replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
-    return this.write(async () => {
+  /**
+   * With `expected`, the script checks first that the session still has the generation this store last saw
+   * and `expected.length` messages; a script runs alone on the server, so no append lands in between. On a
+   * mismatch nothing is written and the call rejects with `ContextHistoryConflictError` (the store stays usable).
+   */
+  async replace(messages: readonly Message[], state: StateSnapshot, expected?: ReplaceExpectation): Promise<void> {
+    let isConflict = false;
+    await this.write(async () => {
       const fields: string[] = [];
       for (const [strategy, values] of state)
         for (const [key, value] of values) fields.push(stateField(strategy, key), JSON.stringify(value));
       const bodies = messages.map((message) => JSON.stringify(message));
-      const [generation, stateVersion] = (await this.run(SCRIPTS.replace, [String(messages.length), ...bodies, ...fields])) as number[];
+      const expectation = expected === undefined ? ["", ""] : [String(this.seen.generation), String(expected.length)];
+      const [generation, stateVersion] = (await this.run(SCRIPTS.replace, [
+        String(messages.length),
+        ...expectation,
+        ...bodies,
+        ...fields,
+      ])) as number[];
+      if (generation === -1) {
+        // Another writer changed the history first: it stands, and the next sync reads it.
+        isConflict = true;
+        return;
+      }
       // This store holds exactly what it wrote: nothing to sync back.
       this.seen = { generation: generation!, length: messages.length, stateVersion: stateVersion! };
       this.versions = new Map(fields.filter((_, index) => index % 2 === 0).map((field) => [field, stateVersion!]));
     });
+    // Refused, not failed: nothing was written, so later writes go on.
+    if (isConflict) throw new ContextHistoryConflictError(this.location, expected!.length);
   }
 
   clear(state: StateSnapshot): Promise<void> {

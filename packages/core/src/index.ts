@@ -110,8 +110,7 @@ export { microcompact } from "./strategies/microcompact.js";
 
 export { ContextOverflowError } from "./provider-loop/context-overflow-error.js";
 export { sendWithRecovery, type SendWithRecoveryOptions } from "./provider-loop/send-with-recovery.js";
-export { reportProviderUsage, type ReportProviderUsageOptions } from "./provider-loop/report-provider-usage.js";
-export type { UsageProblem } from "./provider-loop/parse-provider-usage.js";
+export { reportProviderUsage } from "./provider-loop/report-provider-usage.js";
 
 export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
 export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";
