@@ -54,6 +54,8 @@ describe("journal records", () => {
       ],
       ['{"v":1,"type":"state","key":"k","value":1}', "without strategy and key"],
       ['{"v":1,"type":"state","strategy":"s","key":"k"}', "without a value"],
+      ['{"v":1,"type":"header","rewrittenAt":"2025-01-01T00:00:00.000Z","reason":"set"}', "header record without its sessionId"],
+      ['{"v":1,"type":"header","sessionId":"s","rewrittenAt":"2025-01-01T00:00:00.000Z","reason":"edit"}', 'reason is "edit"'],
     ])("should reject %s, saying why", (line, reason) => {
       expect(() => decodeRecord(line)).toThrow(reason);
     });

@@ -50,7 +50,7 @@ export function decodeRecord(line: string): JournalRecord {
     case "state":
       return checkState(value);
     case "header":
-      return value as unknown as HeaderRecord;
+      return checkHeader(value);
     default:
       throw new Error(`unknown record type ${JSON.stringify(value.type)}`);
   }
@@ -77,6 +77,15 @@ function checkState(value: Record<string, unknown>): JournalRecord {
   if (value.deleted === true) return { type: "state", strategy: value.strategy, key: value.key, deleted: true };
   if (!("value" in value)) throw new Error("a state record without a value");
   return { type: "state", strategy: value.strategy, key: value.key, value: value.value };
+}
+
+/** A header edited by hand would otherwise pass unread: its fields are checked like any other record's. */
+function checkHeader(value: Record<string, unknown>): HeaderRecord {
+  if (typeof value.sessionId !== "string") throw new Error("a header record without its sessionId");
+  if (typeof value.rewrittenAt !== "string") throw new Error("a header record without rewrittenAt");
+  if (value.reason !== "set" && value.reason !== "clear")
+    throw new Error(`a header record whose reason is ${JSON.stringify(value.reason)}, not "set" or "clear"`);
+  return { type: "header", sessionId: value.sessionId, rewrittenAt: value.rewrittenAt, reason: value.reason };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
