@@ -1,5 +1,15 @@
 // Event names and payloads, as the contract names them.
-import type { PipelineStep } from "./pipeline/strategy.js";
+
+/** One strategy's part in a compaction pass, as `context:post_compact` reports it in `steps`. */
+export interface PipelineStep {
+  strategy: string;
+  applied: boolean;
+  tokensBefore: number;
+  tokensAfter: number;
+  durationMs: number;
+  /** Why the strategy did not run or its result was discarded. */
+  skipped?: "error" | "circuit_open";
+}
 
 /**
  * Why a compaction ran: the view passed the threshold, the provider rejected the last view, the caller

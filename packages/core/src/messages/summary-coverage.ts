@@ -1,12 +1,14 @@
 // The one place that knows how a summary message says what it stands for; core and the summary strategy both read it here.
-import type { ViewEntry } from "../pipeline/strategy.js";
 import type { Message } from "./message.js";
 
 /** The `source` (and view entry origin) of a summary checkpoint: `metadata.ctxkit.source` and `{ kind: "synthetic", origin }`. */
 export const SUMMARY_SOURCE = "summary";
 
-/** Whether a view entry is a summary checkpoint that ctxkit put there (by its source, never by a message's metadata). */
-export function isSummaryEntry(entry: ViewEntry): boolean {
+/**
+ * Whether a view entry is a summary checkpoint that ctxkit put there (by its source, never by a message's metadata).
+ * Typed by the one field it reads: messages sit below the pipeline, so they do not import its `ViewEntry`.
+ */
+export function isSummaryEntry(entry: { readonly source: { readonly kind: string; readonly origin?: string } }): boolean {
   return entry.source.kind === "synthetic" && entry.source.origin === SUMMARY_SOURCE;
 }
 

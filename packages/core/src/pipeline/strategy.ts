@@ -1,8 +1,11 @@
 // The strategy contract: a strategy turns one view draft into a smaller one, keeping units whole.
-import type { ContextEventListener } from "../events.js";
+import type { ContextEventListener, PipelineStep } from "../events.js";
 import type { Message } from "../messages/message.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { ToolUnit } from "../units/tool-unit.js";
+
+// A step is what `context:post_compact` reports, so it is defined with the events, which sit below the pipeline.
+export type { PipelineStep };
 
 /** Where a view entry came from: the history (by index) or ctxkit itself. */
 export type EntrySource = { readonly kind: "history"; readonly index: number } | { readonly kind: "synthetic"; readonly origin: string };
@@ -119,16 +122,6 @@ export interface ObserveContext {
   readonly signal: AbortSignal;
   readonly emit: ContextEventListener;
   countMessage(message: Message): number;
-}
-
-export interface PipelineStep {
-  strategy: string;
-  applied: boolean;
-  tokensBefore: number;
-  tokensAfter: number;
-  durationMs: number;
-  /** Why the strategy did not run or its result was discarded. */
-  skipped?: "error" | "circuit_open";
 }
 
 export interface PipelineResult {
