@@ -110,6 +110,24 @@ describe("compaction", () => {
         expect((await manager.usage())!.tokens).toBeLessThanOrEqual(3_000);
       }
     });
+
+    it("should cut a text the default trim already shortened to the last resort's 2,000 characters (regression)", async () => {
+      // The default trim (20,000 characters) leaves 12,000 of each; the last resort's limit must apply to those too.
+      const file = (name: string) => Array.from({ length: 1_500 }, (_, line) => `${name} line ${line}: build step done`).join("\n");
+      const { manager } = await managerWithEvents({ maxTokens: 2_000 });
+      await addAll(manager, [
+        systemMessage("be brief"),
+        userMessage("read both files"),
+        toolCallMessage("c1", "c2"),
+        toolResultMessage("c1", file("a")),
+        toolResultMessage("c2", file("b")),
+      ]);
+      const view = await manager.getMessagesForRequest();
+      const results = view.filter((message) => message.role === "tool");
+      expect(results.map((message) => message.tool_call_id)).toEqual(["c1", "c2"]);
+      for (const result of results) expect(String(result.content).length).toBeLessThanOrEqual(2_000);
+      expect((await manager.usage())!.tokens).toBeLessThanOrEqual(2_000);
+    });
   });
 
   describe("protections", () => {

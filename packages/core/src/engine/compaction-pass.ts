@@ -7,7 +7,7 @@ import { runPipeline } from "../pipeline/run-pipeline.js";
 import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft } from "../pipeline/strategy.js";
 import { createViewDraft, isProtectedEntry } from "../pipeline/view-draft.js";
 import { clearToolResults } from "../strategies/clear-tool-results.js";
-import { trimLongText } from "../strategies/trim-long-text.js";
+import { createTrimLongText } from "../strategies/trim-long-text.js";
 import { truncate } from "../strategies/truncate.js";
 import { countMessageTokens } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
@@ -19,10 +19,12 @@ import { announceRepairs, type ViewTail } from "./view-tail.js";
 
 // Last-resort passes when the configured strategies could not fit the budget, least harmful first:
 // drop old units, then shorten long texts hard, then clear every tool result but the newest.
+// The hard trim has a name of its own, so it shortens again what the configured trim-long-text left at
+// its own, higher limit (each skips only its own edits).
 // The last clear lists no identifiers: over the budget, a placeholder must be as short as it can be.
 const FALLBACK_STRATEGIES: readonly Strategy[] = [
   truncate(),
-  trimLongText({ maxChars: 2_000 }),
+  createTrimLongText("trim-long-text (last resort)", { maxChars: 2_000 }),
   clearToolResults({ keepRecent: 1, maxIdentifiers: 0 }),
 ];
 
@@ -45,13 +47,21 @@ export class CompactionPass {
   constructor(private readonly parts: CompactionPassParts) {}
 
   /**
-   * Compacts the view for `budget` and replaces it. Throws `ContextBudgetError` when even the
-   * last-resort passes leave it over the budget; the smaller view then stands for the next request.
+   * Compacts the view for `budget` and replaces it; returns its steps and the budget it compacted for.
+   * That is `budget`, or more, up to `ceiling`, when `budget` is shrunk below what the minimal view takes
+   * (an overflow shrink never goes below a minimal view the window could hold). Throws `ContextBudgetError`
+   * when even the last-resort passes leave it over that; the smaller view then stands for the next request.
    */
-  async run(budget: number, reason: CompactionReason, signal: AbortSignal): Promise<PipelineStep[]> {
+  async run(
+    requested: number,
+    reason: CompactionReason,
+    signal: AbortSignal,
+    ceiling = requested,
+  ): Promise<{ steps: PipelineStep[]; budget: number }> {
     const { config, events, planner, tail } = this.parts;
     const started = performance.now();
     const before = await this.start(reason);
+    const budget = ceiling > requested ? Math.max(requested, Math.min(ceiling, await this.minimalViewTokens(before, signal))) : requested;
     await events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
     // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
     const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits() : undefined;
@@ -95,7 +105,13 @@ export class CompactionPass {
       target: aimedFor,
       ...(shortOfTarget === undefined ? {} : { shortOfTarget }),
     });
-    return steps;
+    return { steps, budget };
+  }
+
+  /** What the last-resort passes alone leave of `view` with nothing else to reach for: the minimal view's tokens. */
+  private async minimalViewTokens(view: ViewDraft, signal: AbortSignal): Promise<number> {
+    const { strategyTimeoutMs } = this.parts.config;
+    return (await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(0, 0, signal), { strategyTimeoutMs })).view.tokens;
   }
 
   /** The strategies that hold a limit on every view (a message window) and whose limit `view` (by default the view as it stands) has passed. */

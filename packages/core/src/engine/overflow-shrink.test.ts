@@ -34,6 +34,24 @@ describe("recoverOverflow", () => {
     expect((await manager.usage())!.budget).toBe(2_000);
   });
 
+  it("should stop at the minimal view when 75% of the rejected view is below it, and serve it (regression)", async () => {
+    // Instructions no compaction may touch take most of the view, so 75% of it cannot hold them.
+    const instructions = systemMessage("Follow the build rules in order and report each step. ".repeat(125));
+    const manager = await managerWith([instructions, ...history.slice(-16)]);
+    await manager.getMessagesForRequest({ tokenBudget: 3_000 });
+    const rejected = (await manager.usage())!.tokens;
+    const view = await manager.recoverOverflow(new Error("context_length_exceeded"), { tokenBudget: 3_000 });
+    const usage = (await manager.usage())!;
+    expect(usage.tokens).toBeGreaterThan(0.75 * rejected);
+    expect(usage.tokens).toBeLessThan(rejected);
+    expect(usage.tokens).toBeLessThanOrEqual(usage.budget);
+    expect(view[0]).toEqual(instructions);
+    expect(view.at(-1)).toEqual(history.at(-1));
+    // The next request at that budget starts from the held shrink, not below it.
+    await manager.getMessagesForRequest({ tokenBudget: 3_000 });
+    expect((await manager.usage())!.budget).toBeGreaterThanOrEqual(usage.budget);
+  });
+
   it("should be forgotten by setMessages (regression)", async () => {
     const manager = await managerWith(history);
     await manager.getMessagesForRequest({ tokenBudget: 2_000 });

@@ -1,7 +1,11 @@
 // After a provider rejects a view as too long, later views for that budget stay below the rejected size, then relax.
+//
+// One unit throughout: the provider's tokens, the unit of the nominal budget (a window less its reserves).
+// The planner turns a rejected view's own count into the provider's before it gets here, and the budget that
+// comes out is calibrated to the manager's count once, like any other.
 
-// How far below the rejected size the next views stay.
-const SHRINK = 0.75;
+/** The next attempt after a rejection at S provider tokens aims at this fraction of S. */
+export const OVERFLOW_SHRINK = 0.75;
 // How much of the full budget each later request at the same budget wins back.
 const RELAX_STEP = 0.01;
 
@@ -27,16 +31,28 @@ export class OverflowShrink {
   }
 
   /**
-   * The budget after the provider rejected a view at `nominal`: below the smaller of what was sent
-   * (`rejectedTokens`, when known) and the budget it was built for.
+   * The budget after the provider rejected a view at `nominal`: `OVERFLOW_SHRINK` of the smaller of what
+   * was sent (`rejectedTokens`, in the provider's tokens, when known) and the budget it was built for.
    */
   shrink(nominal: number, rejectedTokens: number | undefined): number {
     if (nominal <= 0) return nominal;
     const current = this.nominal === nominal ? nominal * this.scale : nominal;
     const rejected = Math.min(rejectedTokens ?? current, current);
     this.nominal = nominal;
-    this.scale = (rejected * SHRINK) / nominal;
+    this.scale = (rejected * OVERFLOW_SHRINK) / nominal;
     return Math.floor(nominal * this.scale);
+  }
+
+  /**
+   * Lifts the shrink of `nominal` to at least `tokens` (provider tokens): what the smallest view the
+   * strategies could make takes. A shrink never goes below the minimal view; the provider's answer to that
+   * view decides whether it fits.
+   */
+  holdAtLeast(nominal: number, tokens: number): number {
+    if (this.nominal !== nominal) return nominal;
+    this.scale = Math.max(this.scale, Math.min(1, tokens / nominal));
+    if (this.scale === 1) this.reset();
+    return this.peek(nominal);
   }
 
   reset(): void {

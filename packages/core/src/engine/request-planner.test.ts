@@ -65,18 +65,57 @@ describe("RequestPlanner", () => {
 
   it("should take the request's budget less its reserve", async () => {
     const plan = await plannerFor().budgetFor({ tokenBudget: 1_000, reserveTokens: 100 }, { kind: "auto" });
-    expect(plan).toEqual({ requestBudget: 1_000, overheadTokens: 100, budget: 900 });
+    expect(plan).toEqual({ nominal: 1_000, requestBudget: 1_000, overheadTokens: 100, budget: 900, ceiling: 900 });
   });
 
   it("should shrink the budget after an overflow, and leave it shrunk for a probe without relaxing it", async () => {
     const planner = plannerFor();
-    planner.recordRequest({ requestBudget: 1_000, overheadTokens: 0, budget: 1_000 }, { tokens: 800, messageCount: 4 }, false);
+    planner.recordRequest(
+      { nominal: 1_000, requestBudget: 1_000, overheadTokens: 0, budget: 1_000, ceiling: 1_000 },
+      { tokens: 800, messageCount: 4 },
+      false,
+    );
     const shrunk = await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "overflow" });
     expect(shrunk.requestBudget).toBe(600);
     expect((await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "probe" })).requestBudget).toBe(600);
     expect((await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "probe" })).requestBudget).toBe(600);
     // A request that did not overflow relaxes the shrink a step.
     expect((await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "auto" })).requestBudget).toBeGreaterThan(600);
+  });
+
+  it("should aim the next attempt at 75% of the rejected size in the provider's tokens, calibrated once (regression)", async () => {
+    const planner = plannerFor();
+    const options = { tokenBudget: 8_192, reserveTokens: 100 };
+    // The provider counts twice what the manager counts, and the manager has learned it.
+    for (let report = 0; report < 12; report += 1) {
+      const plan = await planner.budgetFor(options, { kind: "auto" });
+      planner.recordRequest(plan, { tokens: plan.budget, messageCount: 10 }, false);
+      planner.recordProviderCount((plan.budget + plan.overheadTokens) * 2);
+    }
+    const rejected = planner.usage()!;
+    const rejectedProviderTokens = (rejected.tokens + rejected.overheadTokens!) * 2;
+    const shrunk = await planner.budgetFor(options, { kind: "overflow" });
+    // Not 75% of the manager's own count, then calibrated a second time (about 36% of what was rejected).
+    expect(shrunk.requestBudget).toBeGreaterThanOrEqual(Math.floor(0.74 * rejectedProviderTokens));
+    expect(shrunk.requestBudget).toBeLessThanOrEqual(Math.ceil(0.75 * rejectedProviderTokens));
+    expect((shrunk.budget + shrunk.overheadTokens) * 2).toBeGreaterThanOrEqual(0.74 * rejectedProviderTokens);
+    // The unshrunk budget stays within reach for a minimal view that needs it.
+    expect(shrunk.ceiling).toBeGreaterThan(shrunk.budget);
+  });
+
+  it("should lift a shrink below the minimal view to hold it, and start later requests from there", async () => {
+    const planner = plannerFor();
+    planner.recordRequest(
+      { nominal: 1_000, requestBudget: 1_000, overheadTokens: 0, budget: 1_000, ceiling: 1_000 },
+      { tokens: 800, messageCount: 4 },
+      false,
+    );
+    const shrunk = await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "overflow" });
+    expect(shrunk.budget).toBe(600);
+    const held = planner.holdView(shrunk, 700);
+    expect(held).toMatchObject({ requestBudget: 700, budget: 700 });
+    expect((await planner.budgetFor({ tokenBudget: 1_000 }, { kind: "probe" })).budget).toBe(700);
+    expect(planner.holdView(shrunk, 500)).toBe(shrunk);
   });
 
   it("should compact above the threshold, and after a refusal only above the budget", () => {
@@ -103,7 +142,11 @@ describe("RequestPlanner", () => {
   it("should report usage as a copy, forget it on reset, and calibrate only after a request", () => {
     const planner = plannerFor();
     expect(planner.recordProviderCount(2_000)).toBeUndefined();
-    planner.recordRequest({ requestBudget: 1_000, overheadTokens: 10, budget: 990 }, { tokens: 500, messageCount: 3 }, true);
+    planner.recordRequest(
+      { nominal: 1_000, requestBudget: 1_000, overheadTokens: 10, budget: 990, ceiling: 990 },
+      { tokens: 500, messageCount: 3 },
+      true,
+    );
     const usage = planner.usage()!;
     expect(usage).toMatchObject({ tokens: 500, budget: 1_000, overheadTokens: 10, messageCount: 3, compacted: true });
     usage.tokens = 0;

@@ -14,12 +14,19 @@ import { type Calibration, UsageCalibration } from "./usage-calibration.js";
 export type CompactionMode = { kind: "auto" } | { kind: "force" } | { kind: "overflow" } | { kind: "probe" };
 
 export interface RequestBudget {
+  /** The budget resolved for the request (a window less its reserves, or `maxTokens`), in the provider's tokens. */
+  readonly nominal: number;
   /** The nominal budget after an overflow shrink: what `usage()` reports. */
   readonly requestBudget: number;
   /** Tokens of the request's tools and reserve. */
   readonly overheadTokens: number;
   /** What the view may take: the request budget, calibrated to the manager's count, less the overhead. */
   readonly budget: number;
+  /**
+   * What the view may take without the overflow shrink: the most a compaction may raise `budget` to when
+   * even the minimal view passes it, since a shrink never goes below a minimal view the window could hold.
+   */
+  readonly ceiling: number;
 }
 
 // A view compacted for a budget this much smaller than the current one is rebuilt from the history at the next compaction.
@@ -68,13 +75,38 @@ export class RequestPlanner {
     const overheadTokens = this.overhead.tokensOf(options);
     const requestBudget =
       mode.kind === "overflow"
-        ? this.overflow.shrink(nominal, this.lastUsage?.tokens)
+        ? this.overflow.shrink(nominal, this.rejectedTokens())
         : mode.kind === "probe"
           ? this.overflow.peek(nominal)
           : this.overflow.apply(nominal);
-    // The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's.
-    const budget = Math.max(0, this.calibration.apply(requestBudget, this.config.maxTokens) - overheadTokens);
-    return { requestBudget, overheadTokens, budget };
+    const budget = this.viewBudget(requestBudget, overheadTokens);
+    return { nominal, requestBudget, overheadTokens, budget, ceiling: this.viewBudget(nominal, overheadTokens) };
+  }
+
+  /**
+   * `plan` lifted so its budget holds `viewTokens`: a compaction found that even the minimal view passes the
+   * shrunk budget, but fits the unshrunk one. Later requests at this budget start from the lifted shrink.
+   */
+  holdView(plan: RequestBudget, viewTokens: number): RequestBudget {
+    if (viewTokens <= plan.budget) return plan;
+    const providerTokens = Math.ceil((viewTokens + plan.overheadTokens) * this.calibration.scale);
+    const requestBudget = this.overflow.holdAtLeast(plan.nominal, providerTokens);
+    return { ...plan, requestBudget, budget: Math.max(viewTokens, this.viewBudget(requestBudget, plan.overheadTokens)) };
+  }
+
+  /** The view fits what is left beside the tools, in the manager's own tokens as calibrated on the provider's. */
+  private viewBudget(requestBudget: number, overheadTokens: number): number {
+    return Math.max(0, this.calibration.apply(requestBudget, this.config.maxTokens) - overheadTokens);
+  }
+
+  /**
+   * The last request's size (its view and overhead) in the provider's tokens: what the provider rejected when
+   * a recovery follows it. The shrink works in the provider's tokens, so the manager's count is scaled once
+   * here, and the shrunk budget is calibrated back once in `viewBudget`.
+   */
+  private rejectedTokens(): number | undefined {
+    if (this.lastUsage === undefined) return undefined;
+    return Math.ceil((this.lastUsage.tokens + (this.lastUsage.overheadTokens ?? 0)) * this.calibration.scale);
   }
 
   /**

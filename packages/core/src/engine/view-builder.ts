@@ -59,14 +59,17 @@ export class ViewBuilder {
   async build(options: RequestOptions, mode: CompactionMode): Promise<BuiltView> {
     // A caller that gave up before its turn in the queue gets its abort, not a view it no longer wants.
     options.signal?.throwIfAborted();
-    const plan = await this.plan(options, mode);
+    let plan = await this.plan(options, mode);
     const { openUnitStart, reason } = plan;
     const { view } = this.tail;
     const tokensBefore = view.tokens;
     let steps: PipelineStep[] = [];
     if (reason !== undefined) {
       try {
-        steps = await this.compaction.run(plan.budget, reason, options.signal ?? NEVER_ABORTED);
+        const compaction = await this.compaction.run(plan.budget, reason, options.signal ?? NEVER_ABORTED, plan.ceiling);
+        steps = compaction.steps;
+        // An overflow shrink below the minimal view was lifted to hold it: later requests start from there.
+        plan = { ...plan, ...this.planner.holdView(plan, compaction.budget) };
       } catch (error) {
         if (error instanceof ContextBudgetError) this.tail.settle(openUnitStart, true);
         throw error;

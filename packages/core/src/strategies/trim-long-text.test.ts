@@ -15,7 +15,7 @@ import {
 } from "../../test/strategy-context.js";
 import { ContextConfigError } from "../errors.js";
 import type { Message } from "../messages/message.js";
-import { trimLongText, trimText } from "./trim-long-text.js";
+import { createTrimLongText, trimLongText, trimText } from "./trim-long-text.js";
 
 const LONG = "0123456789".repeat(10);
 
@@ -79,6 +79,21 @@ describe("trimLongText", () => {
     it("should keep 40% head and 20% tail of maxChars by default", async () => {
       const result = await trimAll([assistantMessage(LONG), userMessage("next")], { maxChars: 50 });
       expect(result.view.entries[0]!.message.content).toBe(trimText(LONG, 20, 10));
+    });
+  });
+
+  describe("createTrimLongText", () => {
+    it("should trim again, to its own lower limit, what a trim under another name left at a higher one (regression)", async () => {
+      const long = "0123456789".repeat(100);
+      const messages = [toolCallMessage("a"), toolResultMessage("a", long), userMessage("next")];
+      const first = await trimAll(messages, { maxChars: 500 });
+      const hard = createTrimLongText("trim-long-text (last resort)", { maxChars: 100 });
+      const second = await hard.apply(first.view, createTestContext({ target: 0 }));
+      expect(String(second.view.entries[1]!.message.content).length).toBeLessThanOrEqual(100);
+      expect(second.view.entries[1]!.edit).toMatchObject({ strategy: "trim-long-text (last resort)" });
+      // Its own trims it leaves alone.
+      const third = await hard.apply(second.view, createTestContext({ target: 0 }));
+      expect(third.applied).toBe(false);
     });
   });
 

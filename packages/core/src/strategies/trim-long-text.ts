@@ -45,6 +45,15 @@ const optionsSchema = z
   });
 
 export function trimLongText(options?: TrimLongTextOptions): Strategy {
+  return createTrimLongText(NAME, options);
+}
+
+/**
+ * A trim-long-text that runs and records its edits as `name`. It skips what it trimmed itself (its own
+ * trims are within its limit already), but not what a trim under another name did: a later pass with a
+ * lower limit (the last resort's) must shorten again what the configured one left at its own limit.
+ */
+export function createTrimLongText(name: string, options?: TrimLongTextOptions): Strategy {
   const { maxChars, headChars, tailChars } = parseConfig(NAME, optionsSchema, options ?? {});
 
   const trimContent = (content: Message["content"]): Message["content"] | undefined => {
@@ -95,7 +104,7 @@ export function trimLongText(options?: TrimLongTextOptions): Strategy {
   };
 
   return {
-    name: NAME,
+    name,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       let entries: ViewEntry[] | undefined;
       let tokens = view.tokens;
@@ -103,11 +112,11 @@ export function trimLongText(options?: TrimLongTextOptions): Strategy {
       // longest first would trim the huge output the agent just asked for before an old, merely long one.
       for (const [index, entry] of view.entries.entries()) {
         if (tokens <= reachFor(context)) break;
-        if (findContextEdit(entry)?.strategy === NAME) continue;
+        if (findContextEdit(entry)?.strategy === name) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const message = trimMessage(entry.message);
         if (message === undefined) continue;
-        const trimmed = replaceEntryMessage(entry, message, NAME, context.countMessage);
+        const trimmed = replaceEntryMessage(entry, message, name, context.countMessage);
         if (trimmed.tokens >= entry.tokens) continue;
         entries ??= [...view.entries];
         entries[index] = trimmed;
