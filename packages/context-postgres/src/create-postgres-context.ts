@@ -1,9 +1,7 @@
 // Opens a shared session from a config: the server, the session id, the tables.
-import { randomUUID } from "node:crypto";
-import { ContextEngine, type EventHandler } from "@ctxkit/core";
-import { parseConfig } from "@ctxkit/core/kit";
-import { configSchema, MODULE_NAME, type PostgresContextConfig, type ResolvedPostgresContextConfig } from "./config-schema.js";
-import { PostgresMessageStore } from "./postgres-message-store.js";
+import type { ContextEngine } from "@ctxkit/core/kit";
+import type { PostgresContextConfig } from "./config-schema.js";
+import { postgresModule } from "./module.js";
 
 /** A manager over a PostgreSQL session: core's engine, with `close()`, `sessionId` and `location`. */
 export type PostgresContextManager = ContextEngine;
@@ -15,34 +13,6 @@ export type PostgresContextManager = ContextEngine;
  * @deprecated A thin alias kept for existing code. Build managers one way:
  * `createContextManager({ store: new PostgresMessageStore({ connectionString, sessionId }), ...config })` from `@ctxkit/core`.
  */
-export async function createPostgresContext(config: PostgresContextConfig): Promise<PostgresContextManager> {
-  const engine = startPostgresContext(parseConfig(MODULE_NAME, configSchema, config));
-  await engine.opened;
-  return engine;
-}
-
-/** The manager, opening in the background: `mount` adds its event handler first. Await `opened`. */
-export function startPostgresContext(config: ResolvedPostgresContextConfig, onEvent?: EventHandler): ContextEngine {
-  const {
-    connectionString,
-    sessionId,
-    table,
-    schema,
-    maxConnections,
-    connectTimeoutMs,
-    statementTimeoutMs,
-    closeTimeoutMs,
-    ...engineConfig
-  } = config;
-  const store = new PostgresMessageStore({
-    connectionString,
-    sessionId: sessionId ?? randomUUID(),
-    table,
-    schema,
-    maxConnections,
-    connectTimeoutMs,
-    statementTimeoutMs,
-    closeTimeoutMs,
-  });
-  return new ContextEngine(store, engineConfig, { moduleName: MODULE_NAME, ...(onEvent === undefined ? {} : { onEvent }) });
+export function createPostgresContext(config: PostgresContextConfig): Promise<PostgresContextManager> {
+  return postgresModule.createContext(config);
 }

@@ -1,22 +1,30 @@
 // The module surface: what a coordinator, a mount plan or the conformance kit loads.
-import type { Coordinator } from "@ctxkit/core";
-import { mountContextManager, parseConfig } from "@ctxkit/core/kit";
-import { configSchema, MODULE_NAME, type PostgresContextConfig } from "./config-schema.js";
-import { startPostgresContext } from "./create-postgres-context.js";
-
-export const meta = { type: "context", name: "context-postgres" } as const;
-
-export { configSchema };
+import { randomUUID } from "node:crypto";
+import { defineStoreModule } from "@ctxkit/core/kit";
+import { configSchema, MODULE_NAME } from "./config-schema.js";
+import { PostgresMessageStore } from "./postgres-message-store.js";
 
 /**
- * Validates `config`, opens the shared session, mounts its manager at `context` and forwards its
+ * `mount` validates the config, opens the shared session, mounts its manager at `context` and forwards its
  * events to the coordinator's hooks. The returned cleanup closes the manager; it is safe to call twice.
  */
-export function mount(coordinator: Coordinator, config: PostgresContextConfig): Promise<() => Promise<void>> {
-  try {
-    const manager = startPostgresContext(parseConfig(MODULE_NAME, configSchema, config ?? {}));
-    return mountContextManager(coordinator, meta.name, manager);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
+export const postgresModule = defineStoreModule({
+  name: "context-postgres",
+  packageName: MODULE_NAME,
+  configSchema,
+  createStore: (config) =>
+    new PostgresMessageStore({
+      connectionString: config.connectionString,
+      // Without a sessionId the session is new, under a random id (`manager.sessionId`).
+      sessionId: config.sessionId ?? randomUUID(),
+      table: config.table,
+      schema: config.schema,
+      maxConnections: config.maxConnections,
+      connectTimeoutMs: config.connectTimeoutMs,
+      statementTimeoutMs: config.statementTimeoutMs,
+      closeTimeoutMs: config.closeTimeoutMs,
+    }),
+});
+
+export const { meta, mount } = postgresModule;
+export { configSchema };

@@ -1,22 +1,28 @@
 // The module surface: what a coordinator, a mount plan or the conformance kit loads.
-import type { Coordinator } from "@ctxkit/core";
-import { mountContextManager, parseConfig } from "@ctxkit/core/kit";
-import { configSchema, MODULE_NAME, type RedisContextConfig } from "./config-schema.js";
-import { startRedisContext } from "./create-redis-context.js";
-
-export const meta = { type: "context", name: "context-redis" } as const;
-
-export { configSchema };
+import { randomUUID } from "node:crypto";
+import { defineStoreModule } from "@ctxkit/core/kit";
+import { configSchema, MODULE_NAME } from "./config-schema.js";
+import { RedisMessageStore } from "./redis-message-store.js";
 
 /**
- * Validates `config`, opens the shared session, mounts its manager at `context` and forwards its
+ * `mount` validates the config, opens the shared session, mounts its manager at `context` and forwards its
  * events to the coordinator's hooks. The returned cleanup closes the manager; it is safe to call twice.
  */
-export function mount(coordinator: Coordinator, config: RedisContextConfig): Promise<() => Promise<void>> {
-  try {
-    const manager = startRedisContext(parseConfig(MODULE_NAME, configSchema, config ?? {}));
-    return mountContextManager(coordinator, meta.name, manager);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
+export const redisModule = defineStoreModule({
+  name: "context-redis",
+  packageName: MODULE_NAME,
+  configSchema,
+  createStore: ({ url, client, sessionId, keyPrefix, connectTimeoutMs, commandTimeoutMs }) =>
+    new RedisMessageStore({
+      ...(url === undefined ? {} : { url }),
+      ...(client === undefined ? {} : { client }),
+      // Without a sessionId the session is new, under a random id (`manager.sessionId`).
+      sessionId: sessionId ?? randomUUID(),
+      keyPrefix,
+      connectTimeoutMs,
+      commandTimeoutMs,
+    }),
+});
+
+export const { meta, mount } = redisModule;
+export { configSchema };

@@ -67,6 +67,9 @@ export { contextConfigSchema, type ResolvedContextConfig } from "./engine/contex
 export type { ContextEngineOptions } from "./engine/context-engine.js";
 export { mountContextManager } from "./engine/mount-context-manager.js";
 
+// ── Store modules: a store package's meta, configSchema, mount and factory from its store ──
+export { defineStoreModule, type StoreModule, type StoreModuleDefinition } from "./modules/define-store-module.js";
+
 // ── Stores: the contract, the memory store, and the store kit (write ordering, group commit, the failure latch) ──
 export type { MessageStore, StoredSession, StoreUpdate, StateSnapshot, StateChange, ReplaceExpectation } from "./store/message-store.js";
 export { MemoryMessageStore } from "./store/memory-message-store.js";
