@@ -1,12 +1,12 @@
 // A language-model middleware that sends every call the manager's view and gives the manager every message.
-import { canRecoverOverflow, type ContextManager, type RequestOptions } from "@ctxkit/core";
+import { canRecoverOverflow, reportProviderUsage, type ContextManager, type RequestOptions } from "@ctxkit/core";
+import { parseProviderUsage, TurnInFlight, type ProviderUsageFields } from "@ctxkit/core/kit";
 import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import { toRequestOptions, type ContextOptions } from "./context-options.js";
 import { fromModelMessages } from "./from-model-messages.js";
 import { HistorySync } from "./history-sync.js";
 import { isContextOverflow } from "./is-context-overflow.js";
 import type { LanguageModelCallOptions, LanguageModelPrompt, ModelUsage, ResponseContent } from "./language-model-types.js";
-import { reportUsage } from "./report-usage.js";
 import { toResponseMessage } from "./response-message.js";
 import { StreamContent } from "./stream-content.js";
 import { toLanguageModelPrompt } from "./to-language-model-prompt.js";
@@ -19,6 +19,10 @@ export interface ContextMiddlewareOptions extends ContextOptions {
    */
   recoverOverflow?: boolean;
 }
+
+// The AI SDK's usage: a provider may leave `inputTokens.total` out, which is no fault.
+const USAGE_FIELDS: ProviderUsageFields = { input: ["inputTokens.total"], output: "outputTokens.total", requireInput: false };
+const PROVIDER = "AI SDK language model";
 
 type PromptMessage = LanguageModelPrompt[number];
 
@@ -38,7 +42,8 @@ function toModelMessage(message: PromptMessage): ModelMessage {
  * `wrapLanguageModel({ model, middleware: contextMiddleware(manager) })`: before each model call the new
  * messages of the prompt go into the manager and the prompt is replaced by the manager's view (system
  * messages kept as sent, their tokens kept free); after it, the response goes into the manager and the
- * provider's usage into `reportUsage`. Works with `generateText`, `streamText` and agents alike.
+ * provider's usage into `reportUsage`. Works with `generateText`, `streamText` and agents alike. A call
+ * that fails takes its new messages back out of the manager, so the same prompt can be sent again.
  *
  * One middleware follows one conversation: give each conversation its own.
  */
@@ -46,14 +51,39 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
   const sync = new HistorySync(manager);
   // The last call's system messages and request options, for a retry after an overflow.
   let last: { system: LanguageModelPrompt; request: RequestOptions } | undefined;
+  // What the call in flight added, taken back out if it fails.
+  let inFlight: TurnInFlight | undefined;
 
-  async function afterCall(content: readonly ResponseContent[], usage: ModelUsage | undefined): Promise<void> {
+  /** The call's turn, once: a wrapper that was not given one (no transformParams) has nothing to undo. */
+  function takeTurn(): TurnInFlight | undefined {
+    const turn = inFlight;
+    inFlight = undefined;
+    return turn;
+  }
+
+  async function undo(turn: TurnInFlight | undefined): Promise<void> {
+    sync.forget();
+    try {
+      await turn?.undo();
+    } catch {
+      // The call's own error is what the caller sees.
+    }
+  }
+
+  async function afterCall(
+    turn: TurnInFlight | undefined,
+    content: readonly ResponseContent[],
+    usage: ModelUsage | undefined,
+  ): Promise<void> {
+    // Read and converted before the response is stored: bad usage is ignored, never a failed turn.
+    const parsed = parseProviderUsage(usage, USAGE_FIELDS);
     const response = toResponseMessage(content);
-    if (response !== undefined) await sync.addResponse(fromModelMessages([response]));
-    await reportUsage(
-      manager,
-      usage === undefined ? undefined : { inputTokens: usage.inputTokens.total, outputTokens: usage.outputTokens.total },
-    );
+    const messages = response === undefined ? [] : fromModelMessages([response]);
+    await sync.addResponse(messages, turn);
+    await reportProviderUsage(manager, parsed, {
+      provider: PROVIDER,
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    });
   }
 
   /** Runs a call; after an overflow, runs it again once on the manager's smaller view. */
@@ -77,7 +107,14 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
     async transformParams({ params }) {
       const system = params.prompt.filter((message) => message.role === "system");
       const rest = params.prompt.filter((message) => message.role !== "system");
-      await sync.addPrompt(fromModelMessages(rest.map(toModelMessage)));
+      const turn = await TurnInFlight.begin(manager);
+      inFlight = turn;
+      try {
+        await sync.addPrompt(fromModelMessages(rest.map(toModelMessage)), turn);
+      } catch (error) {
+        await undo(takeTurn());
+        throw error;
+      }
       const request = toRequestOptions(
         { system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal },
         options,
@@ -88,24 +125,48 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
     },
 
     async wrapGenerate({ doGenerate, params, model }) {
-      const result = await withRecovery(doGenerate, (retried) => model.doGenerate(retried), params);
-      await afterCall(result.content, result.usage);
-      return result;
+      const turn = takeTurn();
+      try {
+        const result = await withRecovery(doGenerate, (retried) => model.doGenerate(retried), params);
+        await afterCall(turn, result.content, result.usage);
+        return result;
+      } catch (error) {
+        await undo(turn);
+        throw error;
+      }
     },
 
     async wrapStream({ doStream, params, model }) {
-      const result = await withRecovery(doStream, (retried) => model.doStream(retried), params);
+      const turn = takeTurn();
+      let result: Awaited<ReturnType<typeof doStream>>;
+      try {
+        result = await withRecovery(doStream, (retried) => model.doStream(retried), params);
+      } catch (error) {
+        await undo(turn);
+        throw error;
+      }
       const content = new StreamContent();
       let usage: ModelUsage | undefined;
+      let failed = false;
       const stream = result.stream.pipeThrough(
         new TransformStream({
           transform(part, controller) {
             content.add(part);
             if (part.type === "finish") usage = part.usage;
+            if (part.type === "error") failed = true;
             controller.enqueue(part);
           },
-          // The stream ends only once the response is in the manager, so the next step sees it there.
-          flush: () => afterCall(content.result(), usage),
+          // The stream ends only once the response is in the manager, so the next step sees it there. A stream
+          // that reported an error stored no answer: its turn is taken back out.
+          flush: async () => {
+            if (failed) return undo(turn);
+            try {
+              await afterCall(turn, content.result(), usage);
+            } catch (error) {
+              await undo(turn);
+              throw error;
+            }
+          },
         }),
       );
       return { ...result, stream };

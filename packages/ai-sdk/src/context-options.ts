@@ -1,13 +1,14 @@
 // Options both integrations share, and the one place they ask the manager for a view.
 import {
-  countMessageTokens,
   estimateCounter,
   type ContextManager,
+  type EventHandler,
   type Message,
   type Provider,
   type RequestOptions,
   type TokenCounter,
 } from "@ctxkit/core";
+import { countMessageTokens } from "@ctxkit/core/kit";
 
 export interface ContextOptions {
   /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
@@ -20,6 +21,8 @@ export interface ContextOptions {
    * the gap over the next calls.
    */
   systemCounter?: TokenCounter;
+  /** Receives `context:usage_rejected` when the provider reports a usage that is no count (the turn is kept, the usage ignored). */
+  onEvent?: EventHandler;
 }
 
 export interface ViewRequest {

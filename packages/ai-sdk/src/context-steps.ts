@@ -1,14 +1,17 @@
 // `prepareStep` and `onStepFinish` for generateText/streamText: the same job as the middleware, at the message level.
-import type { ContextManager } from "@ctxkit/core";
+import { reportProviderUsage, type ContextManager } from "@ctxkit/core";
+import { parseProviderUsage, type ProviderUsageFields } from "@ctxkit/core/kit";
 import type { ModelMessage, SystemModelMessage } from "ai";
 import { requestView, type ContextOptions } from "./context-options.js";
 import { fromModelMessages } from "./from-model-messages.js";
 import { HistorySync } from "./history-sync.js";
-import { reportUsage } from "./report-usage.js";
 import { toModelMessages } from "./to-model-messages.js";
 import { withoutEditedItemIdsIn } from "./without-edited-item-ids.js";
 
 export type ContextStepsOptions = ContextOptions;
+
+// A step's usage: a provider may leave `inputTokens` out, which is no fault.
+const STEP_USAGE_FIELDS: ProviderUsageFields = { input: ["inputTokens"], output: "outputTokens", requireInput: false };
 
 export interface PreparedStep {
   system?: string | SystemModelMessage[];
@@ -56,9 +59,14 @@ export function createContextSteps(manager: ContextManager, options: ContextStep
       return inline.length === 0 ? prompt : { ...prompt, messages: [...inline, ...prompt.messages] };
     },
     async onStepFinish(step) {
+      // Read before the response is stored: bad usage is ignored (context:usage_rejected), never a failed step.
+      const usage = parseProviderUsage(step.usage, STEP_USAGE_FIELDS);
       // As a continuation of the step's prompt, so a response prepareStep already added is not added again.
       await sync.addPrompt(fromModelMessages([...initial, ...step.response.messages]));
-      await reportUsage(manager, step.usage);
+      await reportProviderUsage(manager, usage, {
+        provider: "AI SDK step",
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+      });
     },
   };
 }

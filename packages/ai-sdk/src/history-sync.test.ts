@@ -53,4 +53,42 @@ describe("HistorySync", () => {
     } as Message;
     expect(await sync.addPrompt([{ role: "user", content: "go" }, echo, { role: "tool", tool_call_id: "c", content: "1" }])).toBe(1);
   });
+
+  // (regression) Switching from new-only input to the whole conversation added the whole history a second time.
+  it("should add only the new message when a caller switches from new messages only to the whole conversation", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const sync = new HistorySync(manager);
+    await sync.addPrompt([{ role: "user", content: "one" }]);
+    await sync.addResponse([{ role: "assistant", content: "1" }]);
+    await sync.addPrompt([{ role: "user", content: "two" }]);
+    await sync.addResponse([{ role: "assistant", content: "2" }]);
+    const whole: Message[] = [
+      { role: "user", content: "one" },
+      { role: "assistant", content: "1" },
+      { role: "user", content: "two" },
+      { role: "assistant", content: "2" },
+      { role: "user", content: "three" },
+    ];
+    expect(await sync.addPrompt(whole)).toBe(1);
+    expect((await manager.getMessages()).map((message) => message.content)).toEqual(["one", "1", "two", "2", "three"]);
+  });
+
+  it("should add the new messages when a caller switches from the whole conversation to new messages only, and back", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const sync = new HistorySync(manager);
+    await sync.addPrompt(turn);
+    expect(await sync.addPrompt([{ role: "user", content: "next" }])).toBe(1);
+    await sync.addResponse([{ role: "assistant", content: "done" }]);
+    expect(await sync.addPrompt([...turn, { role: "user", content: "next" }, { role: "assistant", content: "done" }])).toBe(0);
+    expect(await manager.getMessages()).toHaveLength(4);
+  });
+
+  it("should read the manager again after forget, as after a failed call's turn was taken out", async () => {
+    const manager = createSimpleContext({ tokenizer: "estimate" });
+    const sync = new HistorySync(manager);
+    await sync.addPrompt(turn);
+    await manager.setMessages([]);
+    sync.forget();
+    expect(await sync.addPrompt(turn)).toBe(2);
+  });
 });

@@ -1,4 +1,5 @@
 // Event names and payloads, as the contract names them.
+import type { UsageProblem } from "./provider-loop/parse-provider-usage.js";
 
 /** One strategy's part in a compaction pass, as `context:post_compact` reports it in `steps`. */
 export interface PipelineStep {
@@ -60,6 +61,8 @@ export interface ContextEventMap {
   "context:set_messages_ignored": { file: string; storedCount: number; givenCount: number };
   /** Reported provider usage moved the calibration: later budgets are scaled by `scale` (provider tokens per counted token). */
   "context:calibrate": { scale: number; reportedTokens: number; countedTokens: number };
+  /** A loop got a usage from the provider that is no count (negative, NaN, missing, an overflowing sum): ignored, the turn kept. */
+  "context:usage_rejected": { provider: string; problems: readonly UsageProblem[] };
 }
 
 export type ContextEventName = keyof ContextEventMap;
@@ -73,6 +76,7 @@ export const CONTEXT_EVENTS: readonly ContextEventName[] = [
   "context:recover",
   "context:set_messages_ignored",
   "context:calibrate",
+  "context:usage_rejected",
 ];
 
 /**

@@ -101,4 +101,12 @@ export {
 } from "./adapters/tool-arguments.js";
 export { encodeToolCallId, decodeToolCallId, isSafeToolCallId } from "./adapters/tool-call-id.js";
 export { stripReasoning, isReasoningPart, REASONING_PART_TYPES, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
+export {
+  parseProviderUsage,
+  type ProviderUsageFields,
+  type ParsedProviderUsage,
+  type UsageProblem,
+} from "./provider-loop/parse-provider-usage.js";
+export type { ReportProviderUsageOptions } from "./provider-loop/report-provider-usage.js";
+export { runTurn, TurnInFlight } from "./provider-loop/turn-in-flight.js";
 // --- End of the adapter kit. ---

@@ -1,5 +1,6 @@
 // Anthropic's reported usage as ctxkit's ProviderUsage: its `input_tokens` leaves out the cached tokens.
 import type { ProviderUsage } from "@ctxkit/core";
+import type { ProviderUsageFields } from "@ctxkit/core/kit";
 import type { Usage } from "@anthropic-ai/sdk/resources/messages";
 
 type AnthropicUsage = Pick<Usage, "input_tokens" | "output_tokens"> &
@@ -14,3 +15,9 @@ export function fromAnthropicUsage(usage: AnthropicUsage | null | undefined): Pr
   const inputTokens = usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
   return { inputTokens, outputTokens: usage.output_tokens };
 }
+
+/** Where `parseProviderUsage` finds Anthropic's counts: the whole prompt is the sum of the three input fields. */
+export const ANTHROPIC_USAGE_FIELDS: ProviderUsageFields = {
+  input: ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"],
+  output: "output_tokens",
+};

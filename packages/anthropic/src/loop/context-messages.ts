@@ -5,16 +5,18 @@ import {
   reportProviderUsage,
   sendWithRecovery,
   type ContextManager,
+  type EventHandler,
   type Message,
   type Provider,
 } from "@ctxkit/core";
+import { parseProviderUsage, runTurn } from "@ctxkit/core/kit";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message as AnthropicResponse, MessageCreateParamsNonStreaming, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { fromAnthropicMessages } from "../from-anthropic-messages.js";
 import { toAnthropicMessages, type AnthropicRequest, type ToAnthropicOptions } from "../to-anthropic-messages.js";
 import { fromLatestCompaction, toCompactionRecords } from "../compaction/compaction-records.js";
 import { appliedEditsOf, withAppliedEdits, withClearedTokens } from "../compaction/applied-edits.js";
-import { fromAnthropicUsage } from "./anthropic-usage.js";
+import { ANTHROPIC_USAGE_FIELDS } from "./anthropic-usage.js";
 import { isPromptTooLongError } from "./is-prompt-too-long-error.js";
 
 /** The SDK's per-request options (`signal`, `timeout`, `headers`), as its `create` takes them. */
@@ -30,6 +32,8 @@ export interface ContextMessagesOptions extends ToAnthropicOptions {
    * (`recoverOverflow`); a second rejection throws `ContextOverflowError`. Default: true.
    */
   recoverOverflow?: boolean;
+  /** Receives `context:usage_rejected` when the API reports a usage that is no count (the turn is kept, the usage ignored). */
+  onEvent?: EventHandler;
 }
 
 export interface ContextMessageParams extends Omit<MessageCreateParamsNonStreaming, "messages" | "stream"> {
@@ -42,7 +46,8 @@ export interface ContextMessageParams extends Omit<MessageCreateParamsNonStreami
 export interface ContextMessages {
   /**
    * Adds `messages` to the manager, sends its view (tools and `system` counted), adds the response and
-   * reports the usage. A request rejected as too long is retried once on a smaller view.
+   * reports the usage. A request rejected as too long is retried once on a smaller view. A call that
+   * rejects leaves the manager as it was: send the same messages again.
    */
   create(params: ContextMessageParams, options?: AnthropicRequestOptions): Promise<AnthropicResponse>;
 }
@@ -56,7 +61,7 @@ export function contextMessages(
   manager: ContextManager,
   options: ContextMessagesOptions = {},
 ): ContextMessages {
-  const { provider, tokenBudget, recoverOverflow, ...conversion } = options;
+  const { provider, tokenBudget, recoverOverflow, onEvent, ...conversion } = options;
   // The previous request's view, so the cache breakpoints land on the prefix both share.
   let previous: readonly Message[] | undefined;
   return {
@@ -73,35 +78,41 @@ export function contextMessages(
       }
       // Converted whole before anything is stored, so a bad message leaves the manager as it was.
       const added = fromAnthropicMessages(messages);
-      for (const message of added) await manager.addMessage(message);
       const systemText = system === undefined ? "" : typeof system === "string" ? system : system.map((block) => block.text).join("\n");
       const reserveTokens = systemText === "" ? 0 : estimateCounter().count(systemText);
       // The view the API accepted becomes `previous` once it did: a rejected one was never cached.
       let accepted: readonly Message[] | undefined;
-      const response = await sendWithRecovery({
-        manager,
-        provider: "Anthropic Messages",
-        request: {
-          ...(provider === undefined ? {} : { provider }),
-          ...(tokenBudget === undefined ? {} : { tokenBudget }),
-          ...(rest.tools === undefined ? {} : { tools: rest.tools }),
-          ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
-          ...(reserveTokens === 0 ? {} : { reserveTokens }),
-        },
-        isOverflow: isPromptTooLongError,
-        ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
-        send: (view) => {
-          const sent = fromLatestCompaction(view);
-          const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
-          accepted = sent;
-          return client.messages.create({ ...rest, ...withSystem(system, request) }, requestOptions);
-        },
+      // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
+      const response = await runTurn(manager, async (turn) => {
+        await turn.add(added);
+        const answer = await sendWithRecovery({
+          manager,
+          provider: "Anthropic Messages",
+          request: {
+            ...(provider === undefined ? {} : { provider }),
+            ...(tokenBudget === undefined ? {} : { tokenBudget }),
+            ...(rest.tools === undefined ? {} : { tools: rest.tools }),
+            ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
+            ...(reserveTokens === 0 ? {} : { reserveTokens }),
+          },
+          isOverflow: isPromptTooLongError,
+          ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
+          send: (view) => {
+            const sent = fromLatestCompaction(view);
+            const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
+            accepted = sent;
+            return client.messages.create({ ...rest, ...withSystem(system, request) }, requestOptions);
+          },
+        });
+        // Read, converted and checked before the answer is stored: bad usage is ignored, never a failed turn.
+        const usage = parseProviderUsage(answer.usage, ANTHROPIC_USAGE_FIELDS);
+        const edits = appliedEditsOf(answer);
+        await turn.add(withAppliedEdits(toCompactionRecords(fromAnthropicMessages([answer])), edits));
+        const report = { provider: "Anthropic Messages", ...(onEvent === undefined ? {} : { onEvent }) };
+        await reportProviderUsage(manager, usage.usage === undefined ? usage : withClearedTokens(usage.usage, edits), report);
+        return answer;
       });
       previous = accepted;
-      const edits = appliedEditsOf(response);
-      for (const message of withAppliedEdits(toCompactionRecords(fromAnthropicMessages([response])), edits))
-        await manager.addMessage(message);
-      await reportProviderUsage(manager, withClearedTokens(fromAnthropicUsage(response.usage), edits));
       return response;
     },
   };

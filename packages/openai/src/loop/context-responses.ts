@@ -1,5 +1,6 @@
 // A Responses client whose every request is the manager's view: the loop driven by ctxkit, compaction items kept.
 import { ContextRequestError, reportProviderUsage, sendWithRecovery, type ContextManager, type Message } from "@ctxkit/core";
+import { parseProviderUsage, runTurn } from "@ctxkit/core/kit";
 import type OpenAI from "openai";
 import type { Response, ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import { fromResponseInputItems } from "../responses/from-response-input-items.js";
@@ -7,7 +8,9 @@ import { fromLatestCompaction, pinCompactionRecords } from "../responses/compact
 import { toResponseInputItems } from "../responses/to-response-input-items.js";
 import { isContextLengthError } from "./is-context-length-error.js";
 import type { ContextLoopOptions } from "./loop-options.js";
-import { fromResponseUsage } from "./openai-usage.js";
+import { RESPONSE_USAGE_FIELDS } from "./openai-usage.js";
+
+const PROVIDER = "OpenAI Responses";
 
 type OpenAIRequestOptions = Parameters<OpenAI["responses"]["create"]>[1];
 
@@ -23,7 +26,8 @@ export interface ContextResponses {
   /**
    * Adds `input` to the manager, sends its view from the latest compaction item on (tools counted), adds the
    * output (a compaction item as a pinned record of its own) and reports the usage. A request rejected as
-   * too long is retried once on a smaller view.
+   * too long is retried once on a smaller view. A call that rejects leaves the manager as it was: send the
+   * same input again.
    */
   create(params: ContextResponseParams, options?: OpenAIRequestOptions): Promise<Response>;
 }
@@ -57,23 +61,31 @@ export function contextResponses(
       if (refused !== undefined) throw refused;
       const { input = [], ...rest } = params;
       const added: Message[] = typeof input === "string" ? [{ role: "user", content: input }] : fromResponseInputItems(input);
-      for (const message of added) await manager.addMessage(message);
-      const response = await sendWithRecovery({
-        manager,
-        provider: "OpenAI Responses",
-        request: {
-          ...(options.provider === undefined ? {} : { provider: options.provider }),
-          ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
-          ...(rest.tools === undefined ? {} : { tools: rest.tools }),
-          ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
-        },
-        isOverflow: isContextLengthError,
-        ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
-        send: (view) => client.responses.create({ ...rest, input: toResponseInputItems(fromLatestCompaction(view)) }, requestOptions),
+      // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
+      return runTurn(manager, async (turn) => {
+        await turn.add(added);
+        const response = await sendWithRecovery({
+          manager,
+          provider: PROVIDER,
+          request: {
+            ...(options.provider === undefined ? {} : { provider: options.provider }),
+            ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
+            ...(rest.tools === undefined ? {} : { tools: rest.tools }),
+            ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
+          },
+          isOverflow: isContextLengthError,
+          ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
+          send: (view) => client.responses.create({ ...rest, input: toResponseInputItems(fromLatestCompaction(view)) }, requestOptions),
+        });
+        // Read and converted before the output is stored: bad usage is ignored, never a failed turn.
+        const usage = parseProviderUsage(response.usage, RESPONSE_USAGE_FIELDS);
+        await turn.add(pinCompactionRecords(fromResponseInputItems(response.output)));
+        await reportProviderUsage(manager, usage, {
+          provider: PROVIDER,
+          ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+        });
+        return response;
       });
-      for (const message of pinCompactionRecords(fromResponseInputItems(response.output))) await manager.addMessage(message);
-      await reportProviderUsage(manager, fromResponseUsage(response.usage));
-      return response;
     },
   };
 }

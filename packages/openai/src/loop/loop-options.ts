@@ -1,5 +1,5 @@
 // Options the OpenAI loop drivers share.
-import type { Provider } from "@ctxkit/core";
+import type { EventHandler, Provider } from "@ctxkit/core";
 
 export interface ContextLoopOptions {
   /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
@@ -11,4 +11,6 @@ export interface ContextLoopOptions {
    * (`recoverOverflow`); a second rejection throws `ContextOverflowError`. Default: true.
    */
   recoverOverflow?: boolean;
+  /** Receives `context:usage_rejected` when the API reports a usage that is no count (the turn is kept, the usage ignored). */
+  onEvent?: EventHandler;
 }

@@ -1,0 +1,116 @@
+// One loopback server that answers the Messages, Chat Completions and Responses APIs as a script says: an
+// answer with the usage the test chooses (malformed ones included), or a rejection of every request as too long.
+// Each request is first held to the kit's strict rules for its API, so a loop that sends a bad request fails.
+import { checkAnthropicRequest, checkChatCompletionRequest } from "@ctxkit/conformance";
+import { anthropicError } from "./anthropic-imitation.js";
+import { startLoopbackServer, type LoopbackServer, type Reply } from "./loopback-server.js";
+import { openAIError, openAIId } from "./openai-errors.js";
+
+/** A provider's usage by meaning: each figure goes into the API's own field; `undefined` leaves the field out. */
+export interface ScriptedUsage {
+  /** The prompt's tokens (Anthropic: those after the last cache breakpoint). */
+  input?: unknown;
+  /** Anthropic's `cache_read_input_tokens`, added to the prompt's count; the OpenAI APIs have no such sum. */
+  cacheRead?: unknown;
+  output?: unknown;
+}
+
+export type ScriptedAnswer = { kind: "answer"; text: string; usage: ScriptedUsage | null } | { kind: "too-long" };
+
+export interface ScriptedProvider extends LoopbackServer {
+  /** How every request is answered until it is set again. */
+  answer: ScriptedAnswer;
+}
+
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+function anthropicReply(body: Record<string, unknown>, answer: ScriptedAnswer): Reply {
+  const problems = checkAnthropicRequest({ system: body["system"], messages: body["messages"] });
+  if (problems.length > 0) return anthropicError(400, "invalid_request_error", problems[0]!);
+  if (answer.kind === "too-long") return anthropicError(400, "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum");
+  const usage = answer.usage;
+  return {
+    status: 200,
+    body: {
+      id: "msg_01ScriptedScriptedScripted",
+      type: "message",
+      role: "assistant",
+      model: body["model"],
+      content: [{ type: "text", text: answer.text, citations: null }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage:
+        usage === null
+          ? null
+          : defined({ input_tokens: usage.input, cache_read_input_tokens: usage.cacheRead, output_tokens: usage.output }),
+    },
+  };
+}
+
+const TOO_LONG_OPENAI = openAIError(
+  400,
+  "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+  "messages",
+  "context_length_exceeded",
+);
+
+function chatCompletionReply(body: Record<string, unknown>, answer: ScriptedAnswer): Reply {
+  const problems = checkChatCompletionRequest(body["messages"]);
+  if (problems.length > 0) return openAIError(400, problems[0]!);
+  if (answer.kind === "too-long") return TOO_LONG_OPENAI;
+  const usage = answer.usage;
+  return {
+    status: 200,
+    body: {
+      id: openAIId("chatcmpl-"),
+      object: "chat.completion",
+      created: 1_760_000_000,
+      model: body["model"],
+      choices: [{ index: 0, message: { role: "assistant", content: answer.text, refusal: null }, logprobs: null, finish_reason: "stop" }],
+      usage: usage === null ? null : defined({ prompt_tokens: usage.input, completion_tokens: usage.output }),
+    },
+  };
+}
+
+function responseReply(body: Record<string, unknown>, answer: ScriptedAnswer): Reply {
+  if (!Array.isArray(body["input"]) || body["input"].length === 0) return openAIError(400, "input: expected a non-empty array", "input");
+  if (answer.kind === "too-long")
+    return openAIError(400, "Your input exceeds the context window of this model.", "input", "context_length_exceeded");
+  const usage = answer.usage;
+  return {
+    status: 200,
+    body: {
+      id: openAIId("resp_"),
+      object: "response",
+      created_at: 1_760_000_000,
+      status: "completed",
+      model: body["model"],
+      output: [
+        {
+          type: "message",
+          id: openAIId("msg_"),
+          status: "completed",
+          role: "assistant",
+          content: [{ type: "output_text", text: answer.text, annotations: [] }],
+        },
+      ],
+      usage: usage === null ? null : defined({ input_tokens: usage.input, output_tokens: usage.output }),
+    },
+  };
+}
+
+export async function startScriptedProvider(): Promise<ScriptedProvider> {
+  const provider = { answer: { kind: "answer", text: "ok", usage: null } as ScriptedAnswer };
+  const server = await startLoopbackServer(
+    (path, body) => {
+      if (path.endsWith("/messages")) return anthropicReply(body, provider.answer);
+      if (path.endsWith("/chat/completions")) return chatCompletionReply(body, provider.answer);
+      if (path.endsWith("/responses")) return responseReply(body, provider.answer);
+      return openAIError(404, `no route ${path}`, null, null, "not_found");
+    },
+    () => openAIError(400, "We could not parse the JSON body of your request."),
+  );
+  return Object.assign(provider, server) as ScriptedProvider;
+}
