@@ -1,6 +1,6 @@
-// A strict imitation of POST /v1/messages: Anthropic's checks and error bodies, prompt caching, a scripted model, o200k × 1.2 tokens.
+// A strict imitation of POST /v1/messages: Anthropic's checks and error bodies, prompt caching, a scripted model, o200k × 1.2 tokens (or as told).
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Reply } from "./loopback-server.js";
-import { providerTokens, WINDOW } from "./provider-tokens.js";
+import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
 
 const COMPACT_BETA = "compact-2026-09-04";
@@ -156,8 +156,11 @@ export class AnthropicImitation {
   /** Cached prefixes (their serialized blocks up to a breakpoint), as the prompt cache keeps them. */
   private readonly cache = new Set<string>();
 
+  constructor(private readonly counting: ProviderCounting = DEFAULT_COUNTING) {}
+
   handle(body: Record<string, unknown>, record: RecordedRequest): Reply {
-    if (body["compaction"] !== undefined) return compactRequest(body, record);
+    const { ratio, window } = this.counting;
+    if (body["compaction"] !== undefined) return compactRequest(body, record, ratio);
     const error = check(body);
     if (error !== undefined) return error;
     if (body["stream"] === true) return invalid("This imitation does not stream.");
@@ -168,15 +171,15 @@ export class AnthropicImitation {
     const messages = body["messages"] as MessageParam[];
     // The prompt in order (tools, system, messages), block by block, to price the cached prefix.
     const blocks: Block[] = [...system, ...messages.flatMap((message) => blocksOf(message.content))];
-    const tools = body["tools"] === undefined ? 0 : providerTokens([JSON.stringify(body["tools"])], 0);
-    const blockTokens = blocks.map((block) => providerTokens(textsOf(block), 0));
-    const promptTokens = tools + blockTokens.reduce((total, tokens) => total + tokens, 0) + Math.ceil(4 * 1.2 * messages.length);
+    const tools = body["tools"] === undefined ? 0 : providerTokens([JSON.stringify(body["tools"])], 0, ratio);
+    const blockTokens = blocks.map((block) => providerTokens(textsOf(block), 0, ratio));
+    const promptTokens = tools + blockTokens.reduce((total, tokens) => total + tokens, 0) + Math.ceil(4 * ratio * messages.length);
     record.promptTokens = promptTokens;
     const maxTokens = Number(body["max_tokens"]);
-    if (promptTokens > WINDOW) return invalid(`prompt is too long: ${promptTokens} tokens > ${WINDOW} maximum`);
-    if (promptTokens + maxTokens > WINDOW)
+    if (promptTokens > window) return invalid(`prompt is too long: ${promptTokens} tokens > ${window} maximum`);
+    if (promptTokens + maxTokens > window)
       return invalid(
-        `input length and \`max_tokens\` exceed context limit: ${promptTokens} + ${maxTokens} > ${WINDOW}, decrease input length or \`max_tokens\` and try again`,
+        `input length and \`max_tokens\` exceed context limit: ${promptTokens} + ${maxTokens} > ${window}, decrease input length or \`max_tokens\` and try again`,
       );
     // Prompt caching: the prefix up to the last breakpoint is read when it was written before, else written.
     const lastBreakpoint = blocks.findLastIndex((block) => block["cache_control"] !== undefined);
@@ -200,7 +203,7 @@ export class AnthropicImitation {
       "call" in move
         ? [{ type: "tool_use", id: toolUseId(), name: "read_file", input: JSON.parse(move.call) }]
         : [{ type: "text", text: move.answer, citations: null }];
-    const edited = applyEdits(body, record, messages, promptTokens);
+    const edited = applyEdits(body, record, messages, promptTokens, ratio);
     if ("error" in edited) return edited.error;
     const content = [...edited.compaction, ...answer];
     return {
@@ -218,7 +221,7 @@ export class AnthropicImitation {
           input_tokens: promptTokens - prefixTokens - edited.clearedTokens,
           cache_creation_input_tokens: isRead ? 0 : prefixTokens,
           cache_read_input_tokens: isRead ? prefixTokens : 0,
-          output_tokens: providerTokens(content.flatMap(textsOf), 0),
+          output_tokens: providerTokens(content.flatMap(textsOf), 0, ratio),
           service_tier: "standard",
         },
       },
@@ -236,6 +239,7 @@ function applyEdits(
   record: RecordedRequest,
   messages: readonly MessageParam[],
   promptTokens: number,
+  ratio: number,
 ): { error: Reply } | { compaction: Block[]; appliedEdits: Block[]; clearedTokens: number } {
   const edits = ((body["context_management"] as { edits?: Block[] } | undefined)?.edits ?? []) as (Block & {
     trigger?: { value?: number };
@@ -265,7 +269,7 @@ function applyEdits(
       const results = messages.flatMap((message) => blocksOf(message.content)).filter((block) => block.type === "tool_result");
       const cleared = results.slice(0, Math.max(0, results.length - (edit.keep?.value ?? 3)));
       if (cleared.length === 0) continue;
-      const tokens = cleared.reduce((total, block) => total + providerTokens(textsOf(block), 0), 0);
+      const tokens = cleared.reduce((total, block) => total + providerTokens(textsOf(block), 0, ratio), 0);
       clearedTokens += tokens;
       appliedEdits.push({ type: "clear_tool_uses_20250919", cleared_tool_uses: cleared.length, cleared_input_tokens: tokens });
     } else {
@@ -280,7 +284,7 @@ function applyEdits(
 }
 
 /** The on-demand compaction request: the response holds only a compaction block whose content summarizes `messages`. */
-function compactRequest(body: Record<string, unknown>, record: RecordedRequest): Reply {
+function compactRequest(body: Record<string, unknown>, record: RecordedRequest, ratio: number): Reply {
   const betas = String(record.headers["anthropic-beta"] ?? "").split(",");
   const { compaction, ...rest } = body;
   if (!betas.includes(COMPACT_BETA)) return invalid("compaction: Extra inputs are not permitted");
@@ -295,7 +299,7 @@ function compactRequest(body: Record<string, unknown>, record: RecordedRequest):
   if (last.role === "assistant" && blocksOf(last.content).some((block) => block.type === "tool_use"))
     return coded("compaction_incomplete_turn", "The compaction request ends on an `assistant` turn that is not finished.");
   const texts = messages.flatMap((message) => blocksOf(message.content).flatMap(textsOf));
-  record.promptTokens = providerTokens(texts, messages.length);
+  record.promptTokens = providerTokens(texts, messages.length, ratio);
   const prompt =
     typeof config["instructions"] === "string" && config["instructions"].trim() !== "" ? "the given instructions" : "the server's prompt";
   const summary = `Summary of ${messages.length} messages, written with ${prompt}: ${texts[0]?.slice(0, 60) ?? ""}`;
@@ -314,14 +318,15 @@ function compactRequest(body: Record<string, unknown>, record: RecordedRequest):
         input_tokens: record.promptTokens,
         cache_creation_input_tokens: 0,
         cache_read_input_tokens: 0,
-        output_tokens: providerTokens([summary], 0),
+        output_tokens: providerTokens([summary], 0, ratio),
       },
     },
   };
 }
 
-export async function startAnthropicImitation(): Promise<LoopbackServer> {
-  const imitation = new AnthropicImitation();
+/** `counting`: how the imitated model counts tokens and how large its window is (default: 1.2× o200k, 8,192). */
+export async function startAnthropicImitation(counting?: ProviderCounting): Promise<LoopbackServer> {
+  const imitation = new AnthropicImitation(counting);
   return startLoopbackServer(
     (path, body, record) =>
       path.split("?")[0] === "/v1/messages" ? imitation.handle(body, record) : anthropicError(404, "not_found_error", "Not found"),

@@ -1,7 +1,7 @@
-// A strict imitation of POST /v1/chat/completions: OpenAI's checks and error bodies, a scripted model, o200k × 1.2 tokens.
+// A strict imitation of POST /v1/chat/completions: OpenAI's checks and error bodies, a scripted model, o200k × 1.2 tokens (or as told).
 import type { RecordedRequest, Reply } from "./loopback-server.js";
 import { openAIError, openAIId, unexpectedProperty, unknownKey, unrecognizedArgument } from "./openai-errors.js";
-import { providerTokens, WINDOW } from "./provider-tokens.js";
+import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
 
 const TOP_LEVEL = new Set([
@@ -129,21 +129,26 @@ function check(body: Record<string, unknown>): Reply | undefined {
   return undefined;
 }
 
-export function handleChatCompletion(body: Record<string, unknown>, record: RecordedRequest): Reply {
+export function handleChatCompletion(
+  body: Record<string, unknown>,
+  record: RecordedRequest,
+  counting: ProviderCounting = DEFAULT_COUNTING,
+): Reply {
+  const { ratio, window } = counting;
   const invalid = check(body);
   if (invalid !== undefined) return invalid;
   if (body["stream"] === true) return openAIError(400, "This imitation does not stream.", "stream");
   const messages = body["messages"] as ChatMessage[];
-  const messageTokens = providerTokens(messages.flatMap(textsOf), messages.length);
-  const toolTokens = body["tools"] === undefined ? 0 : providerTokens([JSON.stringify(body["tools"])], 0);
+  const messageTokens = providerTokens(messages.flatMap(textsOf), messages.length, ratio);
+  const toolTokens = body["tools"] === undefined ? 0 : providerTokens([JSON.stringify(body["tools"])], 0, ratio);
   const completionTokens = Number(body["max_completion_tokens"] ?? body["max_tokens"] ?? 0);
   const promptTokens = messageTokens + toolTokens;
   record.promptTokens = promptTokens;
-  if (promptTokens + completionTokens > WINDOW) {
+  if (promptTokens + completionTokens > window) {
     const message =
       completionTokens > 0
-        ? `This model's maximum context length is ${WINDOW} tokens. However, you requested ${promptTokens + completionTokens} tokens (${promptTokens} in the messages, ${completionTokens} in the completion). Please reduce the length of the messages or completion.`
-        : `This model's maximum context length is ${WINDOW} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`;
+        ? `This model's maximum context length is ${window} tokens. However, you requested ${promptTokens + completionTokens} tokens (${promptTokens} in the messages, ${completionTokens} in the completion). Please reduce the length of the messages or completion.`
+        : `This model's maximum context length is ${window} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`;
     return openAIError(400, message, "messages", "context_length_exceeded");
   }
   const lastUser = messages.findLastIndex((message) => message.role === "user");
@@ -160,7 +165,7 @@ export function handleChatCompletion(body: Record<string, unknown>, record: Reco
           tool_calls: [{ id: openAIId("call_"), type: "function", function: { name: "read_file", arguments: move.call } }],
         }
       : { role: "assistant", content: move.answer, refusal: null, annotations: [] };
-  const outputTokens = providerTokens(textsOf(message as ChatMessage), 0);
+  const outputTokens = providerTokens(textsOf(message as ChatMessage), 0, ratio);
   return {
     status: 200,
     body: {

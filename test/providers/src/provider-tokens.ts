@@ -1,4 +1,4 @@
-// A provider whose tokenizer counts more than o200k, as Claude's does: o200k × 1.2, each text counted once.
+// A provider whose tokenizer counts more than o200k, as Claude's does: o200k × a factor (1.2 unless told), each text counted once.
 import { tiktokenCounter } from "@ctxkit/core";
 
 export const WINDOW = 8_192;
@@ -16,7 +16,16 @@ export const FILLS_THE_WINDOW: {
   targetRatio: 0.6,
   strategies: ["clear-tool-results", "trim-long-text", "truncate"],
 };
-const RATIO = 1.2;
+
+/** How an imitated provider counts: its tokens per o200k token, and its context window. */
+export interface ProviderCounting {
+  readonly ratio: number;
+  readonly window: number;
+}
+
+/** Claude's tokenizer against o200k, in the window every loop test runs in. */
+export const DEFAULT_COUNTING: ProviderCounting = Object.freeze({ ratio: 1.2, window: WINDOW });
+
 const counter = tiktokenCounter();
 const counts = new Map<string, number>();
 
@@ -31,7 +40,7 @@ export function o200k(text: string): number {
 }
 
 /** What the imitated provider counts for these texts, plus a few tokens of framing per message. */
-export function providerTokens(texts: readonly string[], messages: number): number {
+export function providerTokens(texts: readonly string[], messages: number, ratio = DEFAULT_COUNTING.ratio): number {
   const base = texts.reduce((total, text) => total + o200k(text), 0) + 4 * messages;
-  return Math.ceil(base * RATIO);
+  return Math.ceil(base * ratio);
 }

@@ -1,7 +1,7 @@
 // A strict imitation of POST /v1/responses (and /v1/responses/compact): stored items, item_reference, OpenAI's errors.
 import type { RecordedRequest, Reply } from "./loopback-server.js";
 import { openAIError, openAIId, unknownKey } from "./openai-errors.js";
-import { providerTokens, WINDOW } from "./provider-tokens.js";
+import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
 
 const TOP_LEVEL = new Set([
@@ -75,6 +75,8 @@ export class ResponsesImitation {
   /** How many item_reference inputs named an item stored under that id. */
   readonly referenced: string[] = [];
 
+  constructor(private readonly counting: ProviderCounting = DEFAULT_COUNTING) {}
+
   /** Resolves references and checks each item; the first broken rule as the API reports it. */
   private resolve(input: unknown): { items: Item[] } | { error: Reply } {
     if (typeof input === "string") return { items: [{ type: "message", role: "user", content: input }] };
@@ -124,7 +126,7 @@ export class ResponsesImitation {
     const texts = items.flatMap(textsOf);
     if (typeof body["instructions"] === "string") texts.push(body["instructions"]);
     if (body["tools"] !== undefined) texts.push(JSON.stringify(body["tools"]));
-    return providerTokens(texts, items.length);
+    return providerTokens(texts, items.length, this.counting.ratio);
   }
 
   create(body: Record<string, unknown>, record: RecordedRequest): Reply {
@@ -136,7 +138,7 @@ export class ResponsesImitation {
     const { items } = resolved;
     const promptTokens = this.count(body, items);
     record.promptTokens = promptTokens;
-    if (promptTokens + Number(body["max_output_tokens"] ?? 0) > WINDOW)
+    if (promptTokens + Number(body["max_output_tokens"] ?? 0) > this.counting.window)
       return openAIError(
         400,
         "Your input exceeds the context window of this model. Please adjust your input and try again.",
@@ -169,7 +171,7 @@ export class ResponsesImitation {
             },
           ];
     if (body["store"] !== false) for (const item of output) this.stored.set(String(item["id"]), item);
-    const outputTokens = providerTokens(output.flatMap(textsOf), 0);
+    const outputTokens = providerTokens(output.flatMap(textsOf), 0, this.counting.ratio);
     return { status: 200, body: response(body, output, promptTokens, outputTokens) };
   }
 
@@ -191,7 +193,7 @@ export class ResponsesImitation {
         object: "response.compaction",
         created_at: 1_760_000_000,
         output: [...users, compaction],
-        usage: usage(record.promptTokens, providerTokens([summary], 0)),
+        usage: usage(record.promptTokens, providerTokens([summary], 0, this.counting.ratio)),
       },
     };
   }
