@@ -84,15 +84,12 @@ export class RedisMessageStore implements MessageStore {
   private readonly options: RedisMessageStoreOptions;
   private readonly keys: readonly [meta: string, messages: string, state: string];
   private readonly commandTimeoutMs: number;
-  /** The connection's password (and user:password), removed from every driver error this store reports. */
-  private readonly secrets: readonly string[];
   private client: RedisClient | undefined;
   private seen: Seen = NOTHING_SEEN;
   /** The version of each state field this store last saw or wrote. */
   private versions = new Map<string, number>();
   /**
    * Every write and read in call order, each after the previous one settled; appends called while earlier
-    this.secrets = redisCredentials(options);
    * operations run share the next RPUSH; after a failed write, no later write runs.
    */
   private readonly queue: WriteQueue<Queued<Message>>;
@@ -100,6 +97,8 @@ export class RedisMessageStore implements MessageStore {
   private queued = 0;
   private unreachable: { readonly error: unknown; readonly through: number } | undefined;
   private closing: Promise<void> | undefined;
+  /** The connection's password (and user:password), removed from every driver error this store reports. */
+  private readonly secrets: readonly string[];
 
   constructor(options: RedisMessageStoreOptions) {
     if ((options?.url === undefined) === (options?.client === undefined)) {
@@ -108,6 +107,7 @@ export class RedisMessageStore implements MessageStore {
       ]);
     }
     this.options = options;
+    this.secrets = redisCredentials(options);
     this.sessionId = options.sessionId;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 5_000;
     const base = `${options.keyPrefix ?? "ctxkit:"}{${options.sessionId}}:`;
