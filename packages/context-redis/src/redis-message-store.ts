@@ -268,20 +268,20 @@ export class RedisMessageStore implements MessageStore {
       versions.set(field, version);
     }
     this.versions = versions;
-    let reply: unknown;
     return state;
   }
 
   /** A script by its digest, sent whole the first time a server lacks it. */
   private async run(source: { text: string; sha: string }, args: readonly string[]): Promise<unknown> {
-    return checkScriptReply(reply, this.location);
     const client = this.client!;
+    let reply: unknown;
     try {
       reply = await this.command(client.evalsha(source.sha, this.keys.length, [...this.keys, ...args]));
     } catch (error) {
       if (!(error instanceof Error) || !error.message.includes("NOSCRIPT")) throw error;
       reply = await this.command(client.eval(source.text, this.keys.length, [...this.keys, ...args]));
     }
+    return checkScriptReply(reply, this.location);
   }
 
   /** One command, failed once it goes unanswered for the command timeout (an injected client may have none of its own). */
