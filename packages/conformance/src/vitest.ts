@@ -147,6 +147,9 @@ export {
   type MessageStoreFactory,
   type MessageStoreSuiteOptions,
   type StoreFaultHooks,
+  type CorruptRecordKind,
+  type CredentialStores,
+  type StoreHostileHooks,
 } from "./store/describe-message-store.js";
 
 /**

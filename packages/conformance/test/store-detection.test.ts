@@ -1,8 +1,9 @@
 // Each broken store must fail the store-suite check its flaw breaks in every one of 20 runs (a flaw that
 // depends on timing, as concurrent appends do, must not slip through by luck), and a healthy store passes them all.
 import { describe, expect, it } from "vitest";
-import { storeChecks } from "../src/store/store-checks.js";
+import { type MessageStoreSuiteOptions, storeChecks } from "../src/store/store-checks.js";
 import * as broken from "./__fixtures__/broken-stores.js";
+import * as hostile from "./__fixtures__/hostile-stores.js";
 import { recordDetection, SWEEP_SEEDS, sweep } from "./__fixtures__/seed-sweep.js";
 
 const STORE_CASES = [
@@ -21,9 +22,28 @@ const STORE_CASES = [
   },
 ];
 
+/** Stores that fail the hostile checks, with the hooks those checks need. */
+const HOSTILE_CASES = [
+  ...(["message", "counters", "state", "key-type"] as const).map((kind) => ({
+    flaw: `trusts a corrupt ${kind} record`,
+    suite: hostile.trustsCorruptRecords,
+    check: `should report a corrupt ${kind} record`,
+  })),
+  {
+    flaw: "keeps the driver's error, secret and all, as the cause",
+    suite: hostile.keepsTheSecretInTheCause,
+    check: "should keep the connection's secret out",
+  },
+  {
+    flaw: "waits in close() for a frozen network",
+    suite: hostile.closeWaitsForAFrozenNetwork,
+    check: "should settle close() within its documented bound",
+  },
+];
+
 /** Whether the store suite's check titled like `title` fails on a fresh set of `stores`. */
-async function fails(stores: () => Parameters<typeof storeChecks>[0], title: string): Promise<boolean> {
-  const check = storeChecks(stores()).find((candidate) => candidate.title.startsWith(title) || candidate.title.includes(title));
+async function fails(stores: () => Parameters<typeof storeChecks>[0], title: string, options?: MessageStoreSuiteOptions): Promise<boolean> {
+  const check = storeChecks(stores(), options).find((candidate) => candidate.title.startsWith(title) || candidate.title.includes(title));
   if (check === undefined) throw new Error(`no store check titled like "${title}"`);
   return check.run().then(
     () => false,
@@ -46,5 +66,32 @@ describe("the store suite catches each broken store in every run", () => {
       recordDetection("stores", flaw, result);
       expect(result.caught, `caught in ${result.caught}/${result.total} runs`).toBe(result.total);
     });
+  }
+
+  it("should pass the healthy stores of the hostile checks: corrupt records, a secret, a frozen close", async () => {
+    for (const healthy of [hostile.healthyDiskStores, hostile.healthyCredentialStores, hostile.healthyFreezableStores]) {
+      const { factory, options } = healthy();
+      const checks = storeChecks(factory, options).filter(
+        (check) => check.skipped === undefined && HOSTILE_CASES.some((each) => check.title.startsWith(each.check)),
+      );
+      expect(checks.length).toBeGreaterThan(0);
+      for (const check of checks) await expect(check.run(), check.title).resolves.toBeUndefined();
+    }
+  });
+
+  for (const { flaw, suite, check } of HOSTILE_CASES) {
+    it(`should catch the store that ${flaw} in every run`, async () => {
+      // The runs at once: each waits on a timer (a close bound), not on the processor.
+      const outcomes = await Promise.all(
+        runs.map((run) => {
+          const { factory, options } = suite();
+          return fails(() => factory, check, options).then((isCaught) => ({ run, isCaught }));
+        }),
+      );
+      const missed = outcomes.filter((outcome) => !outcome.isCaught).map((outcome) => outcome.run);
+      const result = { caught: runs.length - missed.length, total: runs.length, missed };
+      recordDetection("stores", flaw, result);
+      expect(result.caught, `caught in ${result.caught}/${result.total} runs`).toBe(result.total);
+    }, 60_000);
   }
 });

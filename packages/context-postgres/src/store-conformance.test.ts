@@ -1,12 +1,25 @@
 import { randomUUID } from "node:crypto";
+import net from "node:net";
 import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
+import { startPasswordPostgresServer, type PasswordPostgresServer } from "../test/password-postgres-server.js";
 import { describeWithPostgres } from "../test/postgres-server.js";
 import { startTcpProxy } from "@ctxkit/test-support/tcp-proxy";
 import { PostgresMessageStore } from "./postgres-message-store.js";
 import { tableNames } from "./schema-sql.js";
 
 const schema = "ctxkit_test";
+const secret = `pw-${randomUUID()}`;
+
+/** A loopback port nothing listens on: the OS hands it out, and it is closed again at once. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 /** Runs `body` on one plain connection, apart from any store's pool. */
 async function withClient<T>(connectionString: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -20,6 +33,14 @@ async function withClient<T>(connectionString: string, body: (client: pg.Client)
 }
 
 describeWithPostgres("PostgreSQL store", (connectionString) => {
+  // A server of this file's own that asks for a password, for the credential check (the shared one trusts every connection).
+  let passwordServer: PasswordPostgresServer;
+  beforeAll(async () => {
+    passwordServer = await startPasswordPostgresServer(secret);
+  }, 60_000);
+  afterAll(() => passwordServer?.stop());
+  const names = tableNames(schema, "ctxkit");
+
   describeMessageStore("PostgresMessageStore", (sessionId) => new PostgresMessageStore({ connectionString, sessionId, schema }), {
     // Through a loopback proxy the check freezes, with bounds short enough for a test.
     frozenNetwork: async (sessionId) => {
@@ -46,6 +67,51 @@ describeWithPostgres("PostgreSQL store", (connectionString) => {
         await client.query(`UPDATE ${tableNames(schema, "ctxkit").state} SET value = '{"through":' WHERE session_id = $1`, [sessionId]);
       }),
     concurrentStateWriters: true,
+    // Each kind of row edited by hand; a table is one type of thing, so there is no key of another type.
+    corruptRecords: {
+      kinds: ["message", "counters", "state"],
+      corrupt: (sessionId, kind) =>
+        withClient(connectionString, async (client) => {
+          if (kind === "message")
+            await client.query(`UPDATE ${names.messages} SET body = '{"role":' WHERE session_id = $1 AND seq = 2`, [sessionId]);
+          if (kind === "counters")
+            await client.query(`UPDATE ${names.sessions} SET last_seq = last_seq + 2 WHERE session_id = $1`, [sessionId]);
+          if (kind === "state") await client.query(`UPDATE ${names.state} SET version = 0 WHERE session_id = $1`, [sessionId]);
+        }),
+    },
+    // A wrong role, a closed port, and a frozen connection, each given the password in its connection string.
+    credentials: {
+      secret,
+      badAuth: async (sessionId) => ({
+        store: new PostgresMessageStore({
+          connectionString: `postgres://no_such_role:${secret}@127.0.0.1:${passwordServer.port}/postgres`,
+          sessionId,
+          schema,
+        }),
+        dispose: async () => {},
+      }),
+      unreachable: async (sessionId) => ({
+        store: new PostgresMessageStore({
+          connectionString: `postgres://ctxkit:${secret}@127.0.0.1:${await closedPort()}/postgres`,
+          sessionId,
+          schema,
+        }),
+        dispose: async () => {},
+      }),
+      frozen: async (sessionId) => {
+        const proxy = await startTcpProxy(passwordServer.url);
+        const store = new PostgresMessageStore({
+          connectionString: proxy.url,
+          sessionId,
+          schema,
+          statementTimeoutMs: 500,
+          closeTimeoutMs: 500,
+        });
+        return { store, freeze: proxy.freeze, dispose: proxy.close };
+      },
+    },
+    // closeTimeoutMs of the frozenNetwork stores above, and the error close() then rejects with.
+    closeBound: { timeoutMs: 500, errorCode: "CONTEXT_CLOSE_TIMEOUT" },
     // A row whose body is no longer JSON, as a manual UPDATE gone wrong would leave it.
     corrupt: (sessionId) =>
       withClient(connectionString, async (client) => {

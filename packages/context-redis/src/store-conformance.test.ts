@@ -1,14 +1,49 @@
+import { createServer } from "node:net";
+import { randomUUID } from "node:crypto";
 import { describeMessageStore } from "@ctxkit/conformance/vitest";
 import { Redis } from "ioredis";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startPasswordRedisServer, type PasswordRedisServer } from "../test/password-redis-server.js";
 import { describeWithRedis } from "../test/redis-server.js";
 import { startTcpProxy } from "@ctxkit/test-support/tcp-proxy";
 import { ContextStoreUnavailableError } from "./errors.js";
 import { RedisMessageStore } from "./redis-message-store.js";
 
 const keyPrefix = "ctxkit-test:";
+const secret = `pw-${randomUUID()}`;
+
+/** A loopback port nothing listens on: the OS hands it out, and it is closed again at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Runs `body` on a connection of the test's own, apart from any store's. */
+async function withClient(url: string, body: (client: Redis) => Promise<unknown>): Promise<void> {
+  const client = new Redis(url);
+  try {
+    await body(client);
+  } finally {
+    await client.quit();
+  }
+}
 
 describeWithRedis("Redis store", (url) => {
+  // A server of this file's own that asks for a password, for the credential check.
+  let passwordServer: PasswordRedisServer;
+  beforeAll(async () => {
+    passwordServer = await startPasswordRedisServer(secret);
+  });
+  afterAll(() => passwordServer?.stop());
+  const keys = (sessionId: string) => ({
+    meta: `${keyPrefix}{${sessionId}}:meta`,
+    messages: `${keyPrefix}{${sessionId}}:messages`,
+    state: `${keyPrefix}{${sessionId}}:state`,
+  });
+
   describeMessageStore("RedisMessageStore", (sessionId) => new RedisMessageStore({ url, sessionId, keyPrefix }), {
     // Through a loopback proxy the check freezes, with bounds short enough for a test.
     frozenNetwork: async (sessionId) => {
@@ -27,6 +62,37 @@ describeWithRedis("Redis store", (url) => {
       await client.quit();
     },
     concurrentStateWriters: true,
+    // Each kind of record edited by hand, as redis-cli in the wrong hands would leave it.
+    corruptRecords: {
+      kinds: ["message", "counters", "state", "key-type"],
+      corrupt: (sessionId, kind) =>
+        withClient(url, async (client) => {
+          const key = keys(sessionId);
+          if (kind === "message") await client.lset(key.messages, 1, '{"role":');
+          if (kind === "counters") await client.hset(key.meta, "generation", "abc");
+          if (kind === "state") await client.hset(key.state, "summary\u0000checkpoint", "[0]");
+          if (kind === "key-type") await client.del(key.messages).then(() => client.set(key.messages, "not a list"));
+        }),
+    },
+    // A wrong user, a closed port, and a frozen connection, each given the password in its URL.
+    credentials: {
+      secret,
+      badAuth: async (sessionId) => ({
+        store: new RedisMessageStore({ url: `redis://no-such-user:${secret}@127.0.0.1:${passwordServer.port}`, sessionId, keyPrefix }),
+        dispose: async () => {},
+      }),
+      unreachable: async (sessionId) => ({
+        store: new RedisMessageStore({ url: `redis://:${secret}@127.0.0.1:${await closedPort()}`, sessionId, keyPrefix }),
+        dispose: async () => {},
+      }),
+      frozen: async (sessionId) => {
+        const proxy = await startTcpProxy(`redis://:${secret}@127.0.0.1:${passwordServer.port}`);
+        const store = new RedisMessageStore({ url: proxy.url, sessionId, keyPrefix, commandTimeoutMs: 500 });
+        return { store, freeze: proxy.freeze, dispose: proxy.close };
+      },
+    },
+    // The README's bound: twice commandTimeoutMs (500 ms through the frozen proxy above).
+    closeBound: { timeoutMs: 1_000 },
     // A message whose body is no longer JSON, as a hand-made LSET gone wrong would leave it.
     corrupt: async (sessionId) => {
       const client = new Redis(url);

@@ -4,6 +4,7 @@ import { type MessageStoreFactory, type MessageStoreSuiteOptions, storeChecks } 
 
 export type { MessageStoreFactory, MessageStoreSuiteOptions } from "./store-checks.js";
 export type { FaultyStore, FreezableStore, StoreFaultHooks } from "./store-fault-checks.js";
+export type { CorruptRecordKind, CredentialStores, StoreHostileHooks } from "./store-hostile-checks.js";
 
 /**
  * Registers the store contract's checks (see `storeChecks`) for `factory`'s stores in vitest, one test

@@ -6,12 +6,13 @@ import type { StateSnapshot } from "@ctxkit/core/kit";
 import { expect } from "vitest";
 import type { StoreCheck } from "./store-check.js";
 import { type StoreFaultHooks, storeFaultChecks } from "./store-fault-checks.js";
+import { type StoreHostileHooks, storeHostileChecks } from "./store-hostile-checks.js";
 import { storeConditionalChecks } from "./store-conditional-checks.js";
 
 /** Opens a store for a session: called again with the same id after `close()`, it is the restart of that session. */
 export type MessageStoreFactory = (sessionId: string) => MessageStore | Promise<MessageStore>;
 
-export interface MessageStoreSuiteOptions extends StoreFaultHooks {
+export interface MessageStoreSuiteOptions extends StoreFaultHooks, StoreHostileHooks {
   /** How many appends the concurrency check keeps in flight at once. Default 50. */
   readonly concurrentAppends?: number;
   /**
@@ -242,6 +243,7 @@ export function storeChecks(factory: MessageStoreFactory, options: MessageStoreS
   });
 
   checks.push(...storeFaultChecks(factory, options, { message, plain }));
+  checks.push(...storeHostileChecks(factory, options, { message }, options.faultGuardMs ?? 20_000));
   checks.push(...storeConditionalChecks(factory, options, { message, plain }));
   return checks;
 }
