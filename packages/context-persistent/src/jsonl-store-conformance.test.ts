@@ -23,6 +23,21 @@ describeMessageStore("JsonlFileStore", (sessionId) => new JsonlFileStore({ direc
     lines[2] = '{"type":"add","message":{"role"';
     writeFileSync(file, lines.join("\n"));
   },
+  // A journal edited by hand: a message line that is no longer a message, or a state line without its value.
+  // A journal has no counters and no typed keys: every record is a line.
+  corruptRecords: {
+    kinds: ["message", "state"],
+    corrupt: async (sessionId, kind) => {
+      const file = join(directory, `${sessionId}.jsonl`);
+      const lines = readFileSync(file, "utf8").split("\n");
+      const index = lines.findIndex((line) => line.includes(kind === "message" ? '"type":"add"' : '"type":"state"'));
+      lines[index] =
+        kind === "message"
+          ? '{"v":1,"type":"add","message":{"role":"robot"}}'
+          : '{"v":1,"type":"state","strategy":"summary","key":"checkpoint"}';
+      writeFileSync(file, lines.join("\n"));
+    },
+  },
   // A real child process, killed with SIGKILL once the new content is partly written (or the replace is done).
   crashDuringReplace: async (sessionId, messages, state) => {
     const staged = rewriteFileFor(join(directory, `${sessionId}.jsonl`));
