@@ -14,6 +14,7 @@ export {
 export { danglingCallArbitrary, orphanResultArbitrary, nonAdjacentResultArbitrary } from "./arbitraries/broken-arbitraries.js";
 export { historyArbitrary, segmentArbitrary, type HistoryArbitraryOptions } from "./arbitraries/history-arbitrary.js";
 export { budgetArbitrary, type BudgetArbitraryOptions } from "./arbitraries/budget-arbitrary.js";
+export { imagePartArbitrary, nonTextPartArbitrary, historyWithNonTextPartsArbitrary } from "./arbitraries/content-part-arbitraries.js";
 export { invalidMessageArbitrary, INVALID_MESSAGES, type InvalidMessage } from "./arbitraries/invalid-message-arbitrary.js";
 export { sessionArbitrary, type Session, type SessionArbitraryOptions, type ViewRequest } from "./arbitraries/session-arbitrary.js";
 
@@ -51,6 +52,7 @@ export { withStrategyModules } from "./subject/with-strategy-modules.js";
 export {
   runStrategyConformance,
   STRATEGY_INVARIANT,
+  MIN_RUNS_TO_JUDGE_EXERCISE,
   type StrategyConformanceOptions,
   type StrategySubject,
 } from "./strategy/run-strategy-conformance.js";
@@ -61,6 +63,12 @@ export { checkChatCompletionRequest } from "./adapter/rules/check-chat-completio
 export { checkAnthropicRequest, ANTHROPIC_MAX_CACHE_BREAKPOINTS } from "./adapter/rules/check-anthropic-request.js";
 export { checkModelPrompt } from "./adapter/rules/check-model-prompt.js";
 export { createSharedStrategyState, type SharedStateWriter } from "./strategy/shared-strategy-state.js";
+export {
+  createStrategyContext,
+  type StrategyContextOptions,
+  type RecordingStrategyContext,
+  type RecordedStrategyEvent,
+} from "./strategy/create-strategy-context.js";
 export { runAdapterConformance } from "./adapter/run-adapter-conformance.js";
 export { DEFAULT_ADAPTER_RUNS, type AdapterSubject, type AdapterConformanceOptions } from "./adapter/adapter-subject.js";
 export { canonicalHistory, type CanonicalHistory, type CanonicalItem } from "./adapter/canonical-history.js";

@@ -13,6 +13,9 @@ const STRATEGY_CASES = [
   { flaw: "drops a different unit on each call", strategy: broken.dropsDifferentUnits },
   { flaw: "rewrites without a recorded edit", strategy: broken.rewritesSilently },
   { flaw: "rewrites one state key that two workers share", strategy: broken.rewritesOneSharedKey },
+  { flaw: "looks for another API's image part type, and so never applies", strategy: broken.dropsImagesOfAnotherType },
+  { flaw: "takes every content part for text", strategy: broken.trimsPartsAsText },
+  { flaw: "shortens by characters while adding tokens", strategy: broken.shortensByCharacters },
 ];
 
 describe("the strategy check catches each broken strategy in every seed", () => {

@@ -14,6 +14,14 @@ describe("runStrategyConformance", () => {
     const result = await runStrategyConformance(create, { runs: 100, seed: 1 });
     expect(result.reason).toBeUndefined();
     expect(result.status).toBe("pass");
+    expect(result.note).toMatch(/^applied in [1-9]/);
+  });
+
+  it("should pass a working drop-images strategy, which applies to some drafts", async () => {
+    const result = await runStrategyConformance(broken.dropsImages, { runs: 100, seed: 1 });
+    expect(result.reason).toBeUndefined();
+    expect(result.status).toBe("pass");
+    expect(result.note).toMatch(/^applied in [1-9]\d* of 100 runs/);
   });
 
   it.each([
@@ -22,6 +30,17 @@ describe("runStrategyConformance", () => {
     ["drops a different unit on each call", broken.dropsDifferentUnits, /two different results/],
     ["rewrites without a recorded edit", broken.rewritesSilently, /beyond a recorded shortening/],
     ["rewrites one state key that two workers share", broken.rewritesOneSharedKey, /ContextStateConflictError/],
+    [
+      "looks for another API's image part type, and so never applies",
+      broken.dropsImagesOfAnotherType,
+      /never exercised: .* none of 100 runs/,
+    ],
+    ["takes every content part for text", broken.trimsPartsAsText, /threw TypeError/],
+    [
+      "shortens by characters while adding tokens",
+      broken.shortensByCharacters,
+      /beyond a recorded shortening \(it has \d+ tokens, the original \d+/,
+    ],
   ])("should fail a strategy that %s, with a counterexample", async (_flaw, strategy, reason) => {
     const result = await runStrategyConformance(strategy, { runs: 100, seed: 1 });
     expect(result.status).toBe("fail");

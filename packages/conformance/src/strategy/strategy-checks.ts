@@ -1,24 +1,26 @@
 // What every pipeline strategy promises about the draft it returns, checked on generated drafts.
-import { checkToolPairs, countMessageTokens, isSynthetic, type Message } from "@ctxkit/core";
+import { type Message, parseMessage } from "@ctxkit/core";
 import {
-  createMemoryStateStore,
+  checkToolPairs,
+  countMessageTokens,
+  isSynthetic,
   createViewDraft,
   deepFreeze,
   isProtectedEntry,
   type Strategy,
-  type StrategyContext,
   type StrategyResult,
   type ViewDraft,
   type ViewEntry,
 } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
-import { historyArbitrary } from "../arbitraries/history-arbitrary.js";
+import { historyWithNonTextPartsArbitrary } from "../arbitraries/content-part-arbitraries.js";
 import { DEFAULT_COUNTER_NAME, findCoreCounter } from "../checks/count-view-tokens.js";
 import { isDeepEqual } from "../checks/deep-equal.js";
-import { isEqualOrShortened } from "../checks/match-history.js";
 import { describeError, expectThat, preview } from "../checks/violation.js";
+import { createStrategyContext } from "./create-strategy-context.js";
 import { createSharedStrategyState } from "./shared-strategy-state.js";
+import { findShorteningProblem } from "./shortened-in-tokens.js";
 
 export interface StrategyInput {
   readonly history: Message[];
@@ -26,39 +28,69 @@ export interface StrategyInput {
   readonly protectFirst: number;
 }
 
-/** A history of well-formed units, a budget weighted toward where strategies run, and a protected prefix. */
-export function strategyInputArbitrary(): fc.Arbitrary<StrategyInput> {
-  return fc.record({
-    history: historyArbitrary({ maxSegments: 10 }),
-    budget: budgetArbitrary({ max: 32_768 }),
-    protectFirst: fc.nat({ max: 3 }),
-  });
-}
-
 const counter = () => findCoreCounter(DEFAULT_COUNTER_NAME)!;
 
-/** The draft a manager would hand the first strategy: every history message, frozen, counted once. */
-export function draftOf(history: readonly Message[]): ViewDraft {
+/** Each generated message's tokens, counted once however many drafts are made of it. */
+const counted = new WeakMap<Message, number>();
+
+function tokensOf(message: Message): number {
+  let tokens = counted.get(message);
+  if (tokens === undefined) {
+    tokens = countMessageTokens(message, counter());
+    counted.set(message, tokens);
+  }
+  return tokens;
+}
+
+/**
+ * A history whose user messages and tool results often hold images, audio, files and unknown typed parts, a
+ * protected prefix, and a budget. Three times in four the budget is 30% to 150% of the history's tokens, so
+ * the draft is over the target (60% of the budget) and a strategy has something to do; otherwise it is drawn
+ * on its own, from absurd (nothing fits) to generous (nothing needs doing).
+ */
+export function strategyInputArbitrary(): fc.Arbitrary<StrategyInput> {
+  const pressure = fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: budgetArbitrary({ max: 32_768 }).map((budget) => ({ budget })), weight: 1 },
+    { arbitrary: fc.integer({ min: 30, max: 150 }).map((percent) => ({ percent })), weight: 3 },
+  );
+  return fc
+    .record({ history: historyWithNonTextPartsArbitrary({ maxSegments: 10 }), pressure, protectFirst: fc.nat({ max: 3 }) })
+    .map(({ history, pressure, protectFirst }) => {
+      if ("budget" in pressure) return { history, budget: pressure.budget, protectFirst };
+      const tokens = history.reduce((total, message) => total + tokensOf(message), 0);
+      return { history, budget: Math.max(1, Math.floor((tokens * pressure.percent) / 100)), protectFirst };
+    });
+}
+
+/**
+ * The draft a manager would hand the first strategy: every history message, frozen, counted once. With
+ * `counts`, each message's tokens are taken from there (the counts of the messages it was cloned from).
+ */
+export function draftOf(history: readonly Message[], counts?: readonly number[]): ViewDraft {
   const frozen = deepFreeze(structuredClone(history) as Message[]);
   return createViewDraft(
     frozen.map(
-      (message, index): ViewEntry => ({ message, tokens: countMessageTokens(message, counter()), source: { kind: "history", index } }),
+      (message, index): ViewEntry => ({
+        message,
+        tokens: counts?.[index] ?? countMessageTokens(message, counter()),
+        source: { kind: "history", index },
+      }),
     ),
   );
 }
 
-function contextFor(input: StrategyInput, history: readonly Message[]): StrategyContext {
-  return {
-    budget: input.budget,
-    target: Math.floor(input.budget * 0.6),
-    counter: counter(),
-    history,
-    signal: new AbortController().signal,
-    protectFirst: input.protectFirst,
-    state: createMemoryStateStore(),
-    emit: () => {},
-    countMessage: (message) => countMessageTokens(message, counter()),
-  };
+function contextFor(input: StrategyInput, history: readonly Message[]) {
+  return createStrategyContext({ budget: input.budget, history, counter: counter(), protectFirst: input.protectFirst });
+}
+
+/** What one run tells about the strategy besides pass or fail: whether it had work, and whether it did any. */
+export interface StrategyRunOutcome {
+  readonly applied: boolean;
+  /** The draft it was given was over the target. */
+  readonly overTarget: boolean;
+  /** The draft's tokens. */
+  readonly tokens: number;
 }
 
 /** The part of a result that must repeat for the same input: messages, sources and tokens. */
@@ -66,12 +98,14 @@ const comparable = (view: ViewDraft) =>
   view.entries.map((entry) => ({ message: entry.message, source: entry.source, tokens: entry.tokens }));
 
 /** Applies the strategy to the draft of `input.history`, twice on fresh state, and checks what it returned. */
-export async function checkStrategy(createStrategy: () => Strategy, input: StrategyInput): Promise<void> {
+export async function checkStrategy(createStrategy: () => Strategy, input: StrategyInput): Promise<StrategyRunOutcome> {
+  const counts = input.history.map(tokensOf);
   const history = deepFreeze(structuredClone(input.history));
-  const draft = draftOf(history);
+  const draft = draftOf(history, counts);
+  const context = contextFor(input, history);
   const before = JSON.stringify(draft);
-  const first = await createStrategy().apply(draft, contextFor(input, history));
-  const second = await createStrategy().apply(draftOf(history), contextFor(input, history));
+  const first = await createStrategy().apply(draft, context);
+  const second = await createStrategy().apply(draftOf(history, counts), contextFor(input, history));
   expectThat(JSON.stringify(draft) === before, "the strategy changed the draft it was given");
   const view = first.view;
   expectThat(
@@ -107,15 +141,19 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
       `${where} (history ${entry.source.index}) comes after history ${lastIndex}: out of order or repeated`,
     );
     lastIndex = entry.source.index;
-    const isSame = isDeepEqual(entry.message, original);
-    // The documented edits shorten a message (a placeholder, a head and tail) and say so on the entry.
+    if (isDeepEqual(entry.message, original)) continue;
+    // The documented edits shorten a message (a placeholder, a head and tail, a part left out) and say so on the entry.
+    const problem =
+      entry.edit === undefined ? "no edit is recorded on the entry" : findShorteningProblem(entry.message, original!, context.countMessage);
     expectThat(
-      isSame || (isEqualOrShortened(entry.message, original) && entry.edit !== undefined),
-      () => `${where} rewrites history message ${entry.source.index} beyond a recorded shortening: ${preview(entry.message)}`,
+      problem === undefined,
+      () => `${where} rewrites history message ${entry.source.index} beyond a recorded shortening (${problem}): ${preview(entry.message)}`,
     );
+    const invalid = findInvalidMessage(entry.message);
+    expectThat(invalid === undefined, () => `${where} holds a message no manager would accept (${invalid}): ${preview(entry.message)}`);
   }
 
-  await checkSharedState(createStrategy, input, history, view);
+  await checkSharedState(createStrategy, input, history, view, counts);
 
   const violations = checkToolPairs(view.entries.map((entry) => entry.message));
   expectThat(violations.length === 0, () => `the returned draft breaks tool units: ${preview(violations, 300)}`);
@@ -134,6 +172,17 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
         () => `history message ${index}, which may not be altered, was: ${preview(kept.message)}`,
       );
   }
+  return { applied: first.applied, overTarget: draft.tokens > context.target, tokens: draft.tokens };
+}
+
+/** Why a changed message would be refused at a manager's door (`parseMessage`), or undefined. */
+function findInvalidMessage(message: Message): string | undefined {
+  try {
+    parseMessage(message);
+    return undefined;
+  } catch (error) {
+    return describeError(error);
+  }
 }
 
 /**
@@ -142,7 +191,13 @@ export async function checkStrategy(createStrategy: () => Strategy, input: Strat
  * must return what the strategy returns alone: a lost compare-and-set (`ContextStateConflictError`) is the
  * strategy's to handle, and neither a thrown error nor a compaction given up (a strategy_error) is handling it.
  */
-async function checkSharedState(createStrategy: () => Strategy, input: StrategyInput, history: readonly Message[], alone: ViewDraft) {
+async function checkSharedState(
+  createStrategy: () => Strategy,
+  input: StrategyInput,
+  history: readonly Message[],
+  alone: ViewDraft,
+  counts: readonly number[],
+) {
   const workers = [createStrategy(), createStrategy()];
   const shared = createSharedStrategyState(workers[0]!.name);
   // Both copies are taken before either worker runs, so neither sees what the other writes.
@@ -150,7 +205,7 @@ async function checkSharedState(createStrategy: () => Strategy, input: StrategyI
   const reported: unknown[] = [];
   const outcomes = await Promise.allSettled(
     workers.map((strategy, worker) =>
-      strategy.apply(draftOf(history), {
+      strategy.apply(draftOf(history, counts), {
         ...contextFor(input, history),
         state: states[worker]!,
         emit: (event, payload) => void (event === "context:strategy_error" && reported.push((payload as { error: unknown }).error)),
