@@ -1,8 +1,10 @@
-import { checkAnthropicRequest } from "@ctxkit/conformance";
+import type Anthropic from "@anthropic-ai/sdk";
+import { checkAnthropicRequest, type ScriptedReply } from "@ctxkit/conformance";
 import { describeAdapter } from "@ctxkit/conformance/vitest";
-import { hasToolCalls, isInstruction, type Message } from "@ctxkit/core";
-import { textOfContent } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { hasToolCalls, isInstruction, textOfContent } from "@ctxkit/core/kit";
 import { fromAnthropicMessages } from "./from-anthropic-messages.js";
+import { contextMessages } from "./loop/context-messages.js";
 import { DEFAULT_OPENING_USER_TEXT, toAnthropicMessages, type AnthropicRequest } from "./to-anthropic-messages.js";
 
 const isSent = (message: Message) =>
@@ -11,6 +13,28 @@ const isSent = (message: Message) =>
     message.role === "tool" ||
     textOfContent(message.content).trim() !== "" ||
     (Array.isArray(message.content) && message.content.some((part) => part.type !== "text" && part.type !== "refusal")));
+
+/** A Messages client that holds each request to the kit's rules and answers as the loop checks script it. */
+function scriptedClient(reply: ScriptedReply): Pick<Anthropic, "messages"> {
+  const create = async (body: { system?: unknown; messages: unknown; model: string }) => {
+    const problems = checkAnthropicRequest({ ...(body.system === undefined ? {} : { system: body.system }), messages: body.messages });
+    if (problems.length > 0) throw Object.assign(new Error(`400 ${problems[0]}`), { status: 400 });
+    if (reply.kind === "too-long")
+      throw Object.assign(new Error("400 prompt is too long: 210000 tokens > 200000 maximum"), { status: 400 });
+    const { usage } = reply;
+    return {
+      id: "msg_01Scripted",
+      type: "message",
+      role: "assistant",
+      model: body.model,
+      content: [{ type: "text", text: reply.text, citations: null }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: usage === null ? null : { input_tokens: usage.input, cache_read_input_tokens: usage.cacheRead, output_tokens: usage.output },
+    };
+  };
+  return { messages: { create } } as unknown as Pick<Anthropic, "messages">;
+}
 
 describeAdapter<AnthropicRequest>("@ctxkit/anthropic", {
   name: "anthropic",
@@ -21,4 +45,15 @@ describeAdapter<AnthropicRequest>("@ctxkit/anthropic", {
   // Documented: a request that would open with the assistant opens with a user text instead.
   normalize: (messages) =>
     messages.find(isSent)?.role === "assistant" ? [{ role: "user", content: DEFAULT_OPENING_USER_TEXT }, ...messages] : messages,
+  keepsToolErrors: true,
+  // contextMessages takes only what is new since the last call: the manager holds the rest.
+  loop: {
+    inputs: ["new"],
+    call: (manager, input, reply) =>
+      contextMessages(scriptedClient(reply), manager).create({
+        model: "claude-sonnet-4-6",
+        max_tokens: 256,
+        messages: toAnthropicMessages([...input], { cache: false }).messages,
+      }),
+  },
 });

@@ -69,6 +69,15 @@ export {
   type RecordingStrategyContext,
   type RecordedStrategyEvent,
 } from "./strategy/create-strategy-context.js";
-export { runAdapterConformance } from "./adapter/run-adapter-conformance.js";
-export { DEFAULT_ADAPTER_RUNS, type AdapterSubject, type AdapterConformanceOptions } from "./adapter/adapter-subject.js";
+export { runAdapterConformance, runAdapterLoopConformance } from "./adapter/run-adapter-conformance.js";
+export {
+  DEFAULT_ADAPTER_RUNS,
+  DEFAULT_LOOP_RUNS,
+  type AdapterSubject,
+  type AdapterConformanceOptions,
+  type AdapterLoop,
+  type LoopInput,
+  type ScriptedReply,
+  type ScriptedUsage,
+} from "./adapter/adapter-subject.js";
 export { canonicalHistory, type CanonicalHistory, type CanonicalItem } from "./adapter/canonical-history.js";

@@ -2,8 +2,9 @@
 import { describe, it } from "vitest";
 import { CONFORMANCE_PROPERTIES } from "./properties/all-properties.js";
 import { ADAPTER_CHECKS } from "./adapter/adapter-checks.js";
-import { DEFAULT_ADAPTER_RUNS, type AdapterConformanceOptions, type AdapterSubject } from "./adapter/adapter-subject.js";
-import { runAdapterCheck } from "./adapter/run-adapter-conformance.js";
+import { DEFAULT_ADAPTER_RUNS, DEFAULT_LOOP_RUNS, type AdapterConformanceOptions, type AdapterSubject } from "./adapter/adapter-subject.js";
+import { runAdapterCheck, runAdapterLoopCheck, loopSkipReason } from "./adapter/run-adapter-conformance.js";
+import { LOOP_CHECKS } from "./adapter/loop-checks.js";
 import { formatFailure } from "./runner/format-report.js";
 import type { CheckResult } from "./runner/report.js";
 import {
@@ -154,7 +155,9 @@ export {
 
 /**
  * Registers the adapter suite: one test per check (round trip, tool pairs, provider rules, malformed input),
- * each starting with fixed cases and then generated histories. An adapter's test is a few lines:
+ * each starting with fixed cases and then generated histories, and, for an adapter that gives its `loop`,
+ * one per loop check (malformed usage, a provider that rejects every request as too long, input switches).
+ * An adapter's test is a few lines:
  * `describeAdapter("anthropic", { name, toProvider, fromProvider, validate })`.
  * Environment overrides: CTXKIT_CONFORMANCE_RUNS, _SEED, _PATH, _ONLY.
  */
@@ -173,6 +176,29 @@ export function describeAdapter<Payload>(
         `${check.description} (${check.name}, ${runs} runs)`,
         () => {
           const result = runAdapterCheck(adapter as AdapterSubject, check, { ...settings, seed, runs });
+          if (result.status !== "fail") return;
+          const replay =
+            result.counterexample === undefined
+              ? ""
+              : `\n\nReplay: CTXKIT_CONFORMANCE_ONLY=${check.name} CTXKIT_CONFORMANCE_SEED=${result.counterexample.seed} CTXKIT_CONFORMANCE_PATH=${result.counterexample.path} vitest run <this file>`;
+          throw new Error(formatFailure(result) + replay);
+        },
+        settings.testTimeoutMs ?? 300_000,
+      );
+    }
+    // The loop checks: scripted conversations through the adapter's loop wrapper, when it gives one.
+    const loopRuns = settings.runs ?? DEFAULT_LOOP_RUNS;
+    for (const check of LOOP_CHECKS) {
+      if (settings.only !== undefined && !settings.only.includes(check.name)) continue;
+      const skipped = loopSkipReason(adapter as AdapterSubject, check);
+      if (skipped !== undefined) {
+        it.skip(`${check.name} (skipped: ${skipped})`, () => {});
+        continue;
+      }
+      it(
+        `${check.description} (${check.name}, ${loopRuns} runs)`,
+        async () => {
+          const result = await runAdapterLoopCheck(adapter as AdapterSubject, check, { ...settings, seed, runs: loopRuns });
           if (result.status !== "fail") return;
           const replay =
             result.counterexample === undefined

@@ -1,6 +1,6 @@
 // Each broken adapter must be caught, by the check its flaw breaks, in every one of 20 fresh seeds at the default runs.
 import { describe, expect, it } from "vitest";
-import { runAdapterConformance } from "../src/index.js";
+import { runAdapterConformance, runAdapterLoopConformance } from "../src/index.js";
 import * as broken from "./__fixtures__/broken-adapters.js";
 import { describeMisses, recordDetection, sweep, sweepSeeds } from "./__fixtures__/seed-sweep.js";
 
@@ -14,6 +14,13 @@ const ADAPTER_CASES = [
   { flaw: "throws a TypeError on a null entry", adapter: broken.throwsTypeErrorOnNull, check: "malformed-input" },
   { flaw: "emits a tool-call id the provider rejects", adapter: broken.emitsInvalidId, check: "provider-rules" },
   { flaw: "loses a content part", adapter: broken.losesContentPart, check: "round-trip" },
+  { flaw: "drops is_error on a result given as parts", adapter: broken.dropsToolErrorOnParts, check: "round-trip" },
+] as const;
+
+const LOOP_CASES = [
+  { flaw: "stores a turn before checking the provider's usage", adapter: broken.storesBeforeCheckingUsage, check: "loop-usage" },
+  { flaw: "keeps the turn of a call the provider rejected", adapter: broken.keepsTurnOnRejection, check: "loop-too-long" },
+  { flaw: "duplicates the history when the caller switches input", adapter: broken.duplicatesOnInputSwitch, check: "loop-input-switch" },
 ] as const;
 
 describe("the adapter suite catches each broken adapter in every seed", () => {
@@ -21,6 +28,19 @@ describe("the adapter suite catches each broken adapter in every seed", () => {
     it(`should catch the adapter that ${flaw} (${check}) in every seed`, async () => {
       const result = await sweep(seeds, async (seed) => {
         const results = runAdapterConformance(adapter, { seed });
+        return results.find((candidate) => candidate.name === check)?.status === "fail";
+      });
+      recordDetection("adapters", flaw, result);
+      expect(result.caught, describeMisses(result)).toBe(result.total);
+    });
+  }
+});
+
+describe("the adapter loop checks catch each broken loop in every seed", () => {
+  for (const { flaw, adapter, check } of LOOP_CASES) {
+    it(`should catch the loop that ${flaw} (${check}) in every seed`, async () => {
+      const result = await sweep(seeds, async (seed) => {
+        const results = await runAdapterLoopConformance(adapter, { seed });
         return results.find((candidate) => candidate.name === check)?.status === "fail";
       });
       recordDetection("adapters", flaw, result);

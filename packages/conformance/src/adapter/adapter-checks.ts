@@ -1,10 +1,10 @@
 // The checks `describeAdapter` and `runAdapterConformance` run, each a property over generated histories.
-import { checkToolPairs, type Message } from "@ctxkit/core";
-import { textOfContent } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { checkToolPairs, textOfContent } from "@ctxkit/core/kit";
 import type fc from "fast-check";
 import { isDeepEqual } from "../checks/deep-equal.js";
 import { describeError, expectThat, preview, PropertyViolation } from "../checks/violation.js";
-import { MALFORMED_INPUTS, RICH_HISTORY } from "./adapter-examples.js";
+import { MALFORMED_INPUTS, RICH_HISTORY, TOOL_ERROR_HISTORY } from "./adapter-examples.js";
 import type { AdapterSubject } from "./adapter-subject.js";
 import { canonicalHistory } from "./canonical-history.js";
 import { expectValidOrRefused } from "./expect-valid-or-refused.js";
@@ -54,14 +54,15 @@ export const ADAPTER_CHECKS: readonly AdapterCheck[] = [
   {
     name: "round-trip",
     description:
-      "toProvider then fromProvider gives back the same history: every text, image, tool call (id, name, arguments) and tool result, in order, modulo the documented normalizations.",
+      "toProvider then fromProvider gives back the same history: every text, image, tool call (id, name, arguments) and tool result (with its error flag where the provider carries one), in order, modulo the documented normalizations.",
     arbitrary: sendableHistoryArbitrary,
-    examples: [RICH_HISTORY],
+    examples: [RICH_HISTORY, TOOL_ERROR_HISTORY],
     run(adapter, input) {
       const history = input as Message[];
       const back = adapter.fromProvider(overTheWire(send(adapter, history)));
-      const expected = canonicalHistory(adapter.normalize?.(structuredClone(history)) ?? history);
-      const actual = canonicalHistory(back);
+      const options = { toolErrors: adapter.keepsToolErrors === true };
+      const expected = canonicalHistory(adapter.normalize?.(structuredClone(history)) ?? history, options);
+      const actual = canonicalHistory(back, options);
       expectThat(
         isDeepEqual(actual, expected),
         () => `the round trip changed the history:\nexpected ${preview(expected, 600)}\nactual   ${preview(actual, 600)}`,

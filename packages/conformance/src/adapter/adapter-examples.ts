@@ -26,6 +26,23 @@ export const RICH_HISTORY: readonly Message[] = [
   { role: "user", content: "Thanks." },
 ];
 
+/** Tool errors as providers send them: one as a string, one as text parts (Anthropic's results arrive so). */
+export const TOOL_ERROR_HISTORY: readonly Message[] = [
+  { role: "user", content: "Read a.txt and b.txt." },
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [
+      { id: "call_a", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } },
+      { id: "call_b", type: "function", function: { name: "read_file", arguments: '{"path":"b.txt"}' } },
+    ],
+  },
+  { role: "tool", tool_call_id: "call_a", content: "ENOENT: no such file a.txt", is_error: true },
+  { role: "tool", tool_call_id: "call_b", content: [{ type: "text", text: "EACCES: permission denied b.txt" }], is_error: true },
+  { role: "assistant", content: "Neither file could be read." },
+  { role: "user", content: "Thanks." },
+];
+
 /** Inputs a `from…` function must refuse with `AdapterInputError` (or convert into valid messages). */
 export const MALFORMED_INPUTS: readonly unknown[] = [
   null,

@@ -1,5 +1,5 @@
 // What `describeAdapter` and `runAdapterConformance` test: an adapter as two conversions and its provider's rules.
-import type { Message } from "@ctxkit/core";
+import type { ContextManager, Message } from "@ctxkit/core";
 
 /**
  * An adapter between ctxkit messages and a provider's request shape, in a few lines:
@@ -18,6 +18,52 @@ export interface AdapterSubject<Payload = unknown> {
    * (Anthropic opens with a user turn, say). Compared after the suite's own (see `canonicalHistory`).
    */
   normalize?(messages: Message[]): Message[];
+  /**
+   * Whether the provider's shape carries a tool result's error flag (`is_error`), whatever the result's
+   * content (a string or text parts): the round trip then keeps it. Anthropic and the AI SDK do; Chat
+   * Completions and Responses have no such field. Default false.
+   */
+  keepsToolErrors?: boolean;
+  /** The adapter's loop wrapper, for the loop checks; without it they are skipped, and say so. */
+  loop?: AdapterLoop;
+}
+
+/**
+ * A provider's usage by meaning, as the loop checks script it: the subject puts each figure in its API's own
+ * field (`input` in Anthropic's `input_tokens`, OpenAI's `prompt_tokens`). `undefined` leaves a field out.
+ */
+export interface ScriptedUsage {
+  /** The prompt's tokens (for Anthropic, those after the last cache breakpoint). */
+  readonly input?: unknown;
+  /** Cached prompt tokens a provider reports beside `input`, to be added to it (Anthropic's `cache_read_input_tokens`). */
+  readonly cacheRead?: unknown;
+  readonly output?: unknown;
+}
+
+/** How the provider answers every request of one loop call: with `text` and `usage`, or by rejecting it as too long. */
+export type ScriptedReply =
+  | { readonly kind: "answer"; readonly text: string; readonly usage: ScriptedUsage | null }
+  | { readonly kind: "too-long" };
+
+/** What a caller gives a loop call: only the messages new since the last call, or the whole conversation. */
+export type LoopInput = "new" | "whole";
+
+/**
+ * A loop wrapper (`contextMessages`, the AI SDK middleware, …) driven by the kit: over a manager it makes,
+ * with a provider (an imitation, a fake client) that answers as the kit scripts. The loop checks hold it to
+ * one rule: what a call stored agrees with what it returned.
+ */
+export interface AdapterLoop {
+  /** The inputs the loop takes: `["new"]` for a loop whose manager holds the conversation, both for the AI SDK's. */
+  readonly inputs: readonly LoopInput[];
+  /** Whether a usage figure may be a number JSON cannot carry (NaN, Infinity): false for a provider over HTTP. Default true. */
+  readonly carriesNonJsonNumbers?: boolean;
+  /**
+   * One call of the loop over `manager` (the same manager for one conversation, a new one for the next),
+   * sending `input` (ctxkit messages, converted to the SDK's shape), with every request answered as `reply`
+   * says. Resolves or rejects as the loop does.
+   */
+  call(manager: ContextManager, input: readonly Message[], reply: ScriptedReply): Promise<unknown>;
 }
 
 export interface AdapterConformanceOptions {
@@ -28,3 +74,6 @@ export interface AdapterConformanceOptions {
 }
 
 export const DEFAULT_ADAPTER_RUNS = 40;
+
+/** Scripted conversations per loop check: each is a few calls over a fresh manager. */
+export const DEFAULT_LOOP_RUNS = 15;
