@@ -2,14 +2,15 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { checkAnthropicRequest, type ScriptedReply } from "@ctxkit/conformance";
 import { describeAdapter } from "@ctxkit/conformance/vitest";
 import type { Message } from "@ctxkit/core";
-import { hasToolCalls, isInstruction, textOfContent } from "@ctxkit/core/kit";
+import { textOfContent } from "@ctxkit/core/kit";
 import { fromAnthropicMessages } from "./from-anthropic-messages.js";
 import { contextMessages } from "./loop/context-messages.js";
 import { DEFAULT_OPENING_USER_TEXT, toAnthropicMessages, type AnthropicRequest } from "./to-anthropic-messages.js";
 
 const isSent = (message: Message) =>
-  !isInstruction(message) &&
-  (hasToolCalls(message) ||
+  message.role !== "system" &&
+  message.role !== "developer" &&
+  ((message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0) ||
     message.role === "tool" ||
     textOfContent(message.content).trim() !== "" ||
     (Array.isArray(message.content) && message.content.some((part) => part.type !== "text" && part.type !== "refusal")));
