@@ -82,6 +82,12 @@ export class PostgresMessageStore implements MessageStore {
   private closing: Promise<void> | undefined;
   /** Writes called and not settled yet: what `close()` reports when it has to give up on them. */
   private pendingWrites = 0;
+  /** When the close bound started: at `beginClose()` (the manager's close()), else at this store's `close()`. */
+  private closeStartedAt: number | undefined;
+  /** Cuts the connections once the close bound runs out, if close() has not finished by then. */
+  private closeTimer: NodeJS.Timeout | undefined;
+  /** The writes still unconfirmed when that timer cut the connections. */
+  private writesGivenUp = 0;
 
   /** Throws `ContextConfigError` for a session id the database could not keep apart from another. */
   constructor(options: PostgresMessageStoreOptions) {
@@ -276,13 +282,29 @@ export class PostgresMessageStore implements MessageStore {
     return this.closing;
   }
 
+  /**
+   * Starts the close bound when the manager's close() begins, before it waits for the calls made before
+   * it: once `closeTimeoutMs` runs out, the pool is ended and every connection cut, so a read or write
+   * frozen on the network rejects then (and nothing new connects), rather than after its statement timeout.
+   */
+  beginClose(): void {
+    const connections = this.connections;
+    if (connections === undefined || this.closeStartedAt !== undefined) return;
+    this.closeStartedAt = Date.now();
+    this.closeTimer = setTimeout(() => {
+      this.writesGivenUp = this.pendingWrites;
+      void connections.end(0);
+    }, this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+  }
+
   private async shutDown(): Promise<void> {
     const connections = this.connections;
     if (connections === undefined) return;
     const bound = this.options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-    const started = Date.now();
-    const drained = await settlesWithin(this.queue.settled(), bound);
-    const unconfirmedWrites = drained ? 0 : this.pendingWrites;
+    const started = (this.closeStartedAt ??= Date.now());
+    const drained = await settlesWithin(this.queue.settled(), bound - (Date.now() - started));
+    clearTimeout(this.closeTimer);
+    const unconfirmedWrites = drained ? this.writesGivenUp : this.pendingWrites;
     if (!drained) connections.cut();
     await connections.end(bound - (Date.now() - started));
     if (unconfirmedWrites > 0) throw new PostgresCloseTimeoutError(this.location, bound, unconfirmedWrites);

@@ -286,6 +286,8 @@ export class ContextEngine
   /** Lets queued operations finish, makes every write durable and releases the store. Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // The store's close bound starts now, so an operation frozen on its network cannot hold the barrier below past it.
+      this.store.beginClose?.();
       // A barrier: operations queued before close(), and the state writes their strategies make, finish first.
       await this.queue.run(() => undefined);
       // Work between requests is given up, and waited for, so it writes no state into a closed store.

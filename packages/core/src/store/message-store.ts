@@ -80,4 +80,11 @@ export interface MessageStore {
   close(): Promise<void>;
   /** Shared stores only: what changed since the last `load` or `sync`. Called before every read. */
   sync?(): Promise<StoreUpdate>;
+  /**
+   * Called once when the manager's `close()` begins, before it waits for the calls made before it. A store
+   * whose `close()` has a bound (a networked store's close timeout) starts it now: a read or write frozen
+   * on the network then gives way within that bound, instead of holding the manager's close() until its
+   * own statement or command timeout. Optional; `close()` follows.
+   */
+  beginClose?(): void;
 }
