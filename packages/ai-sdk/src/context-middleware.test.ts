@@ -1,6 +1,7 @@
 import type { ContextManager } from "@ctxkit/core";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { APICallError, generateText, stepCountIs, streamText, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it, vi } from "vitest";
 import {
   createScriptedModel,
@@ -132,6 +133,74 @@ describe("contextMiddleware", () => {
 
     it("should let the error through when turned off", async () => {
       await expect(run(false)).rejects.toThrow(/maximum context length/);
+    });
+  });
+
+  // (regression) A failed call left its prompt in the manager, so the caller's retry stored it a second time.
+  describe("a call that fails", () => {
+    const serverError = () =>
+      new APICallError({
+        message: "Internal server error",
+        url: "https://api.test",
+        requestBodyValues: {},
+        statusCode: 500,
+        isRetryable: false,
+      });
+    const finish = {
+      type: "finish" as const,
+      finishReason: { unified: "stop" as const, raw: undefined },
+      usage: { inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+    };
+    const answered = {
+      content: [{ type: "text" as const, text: "Hello." }],
+      finishReason: finish.finishReason,
+      usage: finish.usage,
+      warnings: [],
+    };
+
+    it("should store nothing from a generate call that throws, and the turn once when it is sent again", async () => {
+      const manager = createSimpleContext({ maxTokens: 8_000, tokenizer: "estimate" });
+      let fail = true;
+      const model = new MockLanguageModelV3({
+        doGenerate: async () => {
+          if (fail) throw serverError();
+          return answered;
+        },
+      });
+      const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager) });
+      await expect(generateText({ model: wrapped, prompt: "Hi", maxRetries: 0 })).rejects.toThrow(/Internal server error/);
+      expect(await manager.getMessages()).toEqual([]);
+      fail = false;
+      await generateText({ model: wrapped, prompt: "Hi", maxRetries: 0 });
+      expect((await manager.getMessages()).map((message) => message.role)).toEqual(["user", "assistant"]);
+    });
+
+    it("should store nothing from a stream that reports an error, nor from one that never starts", async () => {
+      const manager = createSimpleContext({ maxTokens: 8_000, tokenizer: "estimate" });
+      let start = false;
+      const model = new MockLanguageModelV3({
+        doStream: async () => {
+          if (!start) throw serverError();
+          return {
+            stream: new ReadableStream({
+              start(controller) {
+                controller.enqueue({ type: "stream-start", warnings: [] });
+                controller.enqueue({ type: "error", error: serverError() });
+                controller.enqueue(finish);
+                controller.close();
+              },
+            }),
+          };
+        },
+      });
+      const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager) });
+      await expect(
+        streamText({ model: wrapped, prompt: "Hi", maxRetries: 0, onError: () => {} }).consumeStream({ onError: () => {} }),
+      ).resolves.toBeUndefined();
+      expect(await manager.getMessages()).toEqual([]);
+      start = true;
+      await streamText({ model: wrapped, prompt: "Hi", maxRetries: 0, onError: () => {} }).consumeStream({ onError: () => {} });
+      expect(await manager.getMessages()).toEqual([]);
     });
   });
 });
