@@ -52,7 +52,8 @@ export class OverflowShrink {
     if (this.nominal !== nominal) return nominal;
     this.scale = Math.max(this.scale, Math.min(1, tokens / nominal));
     if (this.scale === 1) this.reset();
-    return this.peek(nominal);
+    // `nominal * (tokens / nominal)` can round to just below `tokens`.
+    return Math.min(nominal, Math.max(tokens, this.peek(nominal)));
   }
 
   reset(): void {

@@ -118,6 +118,18 @@ describe("RequestPlanner", () => {
     expect(planner.holdView(shrunk, 500)).toBe(shrunk);
   });
 
+  it("should hold the whole view when the lifted shrink rounds just below it (regression)", async () => {
+    const planner = plannerFor();
+    planner.recordRequest(
+      { nominal: 135, requestBudget: 135, overheadTokens: 0, budget: 135, ceiling: 135 },
+      { tokens: 100, messageCount: 4 },
+      false,
+    );
+    const shrunk = await planner.budgetFor({ tokenBudget: 135 }, { kind: "overflow" });
+    // 135 × (78 / 135) is 77.99999999999999 in floating point.
+    expect(planner.holdView(shrunk, 78)).toMatchObject({ requestBudget: 78, budget: 78 });
+  });
+
   it("should compact above the threshold, and after a refusal only above the budget", () => {
     const planner = plannerFor();
     // The default threshold is 0.8 of the budget.
