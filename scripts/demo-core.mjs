@@ -1,7 +1,15 @@
 // A short tour of @ctxkit/core: a session with a parallel tool call, its tokens and units, and a
 // pipeline run that squeezes it into a small budget.
-import { checkToolPairs, countMessageTokens, parseMessages, tiktokenCounter } from "@ctxkit/core";
-import { createBuiltInStrategy, createMemoryStateStore, createViewDraft, findToolUnits, runPipeline } from "@ctxkit/core/kit";
+import { parseMessages, tiktokenCounter } from "@ctxkit/core";
+import {
+  checkToolPairs,
+  countMessageTokens,
+  createBuiltInStrategy,
+  createMemoryStateStore,
+  createViewDraft,
+  findToolUnits,
+  runPipeline,
+} from "@ctxkit/core/kit";
 
 const session = parseMessages([
   { role: "system", content: "You are a careful coding agent." },

@@ -1,5 +1,6 @@
 // The cost of one request, ctxkit against LangChain trimMessages and the AI SDK, on generated and pathological sessions.
-import { countMessageTokens, tiktokenCounter } from "@ctxkit/core";
+import { tiktokenCounter } from "@ctxkit/core";
+import { countMessageTokens } from "@ctxkit/core/kit";
 import { reportJobProgress, type BenchmarkOptions, type Cell, type Table } from "../lib/benchmark.js";
 import { formatBound, formatBudget, formatRatio } from "../lib/format.js";
 import { formatDuration, median } from "../lib/measure.js";

@@ -1,6 +1,7 @@
 // What each preset keeps of the real transcripts (verbatim, shortened, summarised, dropped) and how much of each request's prefix a prompt cache could reuse, against LangChain and the AI SDK.
 import { createSimpleContext, type SimpleContextConfig } from "@ctxkit/context-simple";
-import { countMessageTokens, estimateCounter, type ContentPart, type Message } from "@ctxkit/core";
+import { estimateCounter, type ContentPart, type Message } from "@ctxkit/core";
+import { countMessageTokens } from "@ctxkit/core/kit";
 import { createSessionMemoryStrategy, createSummaryStrategy } from "@ctxkit/strategy-summary";
 import type { BenchmarkOptions, Cell, Table } from "../lib/benchmark.js";
 import { formatShare } from "../lib/format.js";

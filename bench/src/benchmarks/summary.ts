@@ -2,8 +2,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MemoryMessageStore, type SimpleContextConfig } from "@ctxkit/context-simple";
-import { ContextEngine, countMessageTokens, isSynthetic, type ContextEventMap, type Message, type TokenCounter } from "@ctxkit/core";
-import { resolveTokenCounter, type StateSnapshot } from "@ctxkit/core/kit";
+import type { ContextEventMap, Message, TokenCounter } from "@ctxkit/core";
+import { ContextEngine, countMessageTokens, isSynthetic, resolveTokenCounter, type StateSnapshot } from "@ctxkit/core/kit";
 import { readMessagesFile } from "@ctxkit/core/testing";
 import { createSummaryStrategy, extractiveSummarizer, type Summarizer, type SummaryMetadata } from "@ctxkit/strategy-summary";
 import type { BenchmarkOptions, Cell, Table } from "../lib/benchmark.js";

@@ -1,5 +1,6 @@
 // One replay of a transcript through one system at one budget: every view priced under prompt caching and judged.
-import { isInstruction, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { isInstruction } from "@ctxkit/core/kit";
 import { type MessageFacts, ViewJudge } from "../replay/view-judge.js";
 import type { CostReport, CostTotals } from "./cost-protocol.js";
 import type { CostSystem } from "./cost-systems.js";

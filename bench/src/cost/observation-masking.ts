@@ -1,6 +1,6 @@
 // The observation-masking baseline: keep the latest tool outputs, replace older ones with a short placeholder; optionally truncate to the budget.
-import { isInstruction, type Message } from "@ctxkit/core";
-import { findToolUnits } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { isInstruction, findToolUnits } from "@ctxkit/core/kit";
 
 /** How many of the newest tool outputs masking keeps. */
 export const MASKING_KEEP_RECENT = 10;

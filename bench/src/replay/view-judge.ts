@@ -1,5 +1,6 @@
 // Judges every system's views the same way: core's tool-pair check, core's exact counter, preservation, stability.
-import { checkToolPairs, countMessageTokens, isInstruction, type Message, tiktokenCounter } from "@ctxkit/core";
+import { type Message, tiktokenCounter } from "@ctxkit/core";
+import { checkToolPairs, countMessageTokens, isInstruction } from "@ctxkit/core/kit";
 
 /** What one replay's views came to; sums, so replays add up. */
 export interface ViewTotals {

@@ -1,5 +1,6 @@
 // Child process of the per-request benchmark: times one system's requests on generated and pathological sessions.
-import { checkToolPairs, type TokenCounter, tiktokenCounter } from "@ctxkit/core";
+import { type TokenCounter, tiktokenCounter } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { type JobContext, serveJobs } from "../lib/run-jobs-in-child.js";
 import { type ContextSession, type ContextSystem, createMeter, type Meter } from "../peers/context-system.js";
 import { createCtxkitSession, meteredCounter } from "../peers/ctxkit-system.js";

@@ -1,5 +1,6 @@
 import { describeContextManager, describeMessageStore } from "@ctxkit/conformance/vitest";
-import { type ContextEngine, createContextManager } from "@ctxkit/core";
+import { createContextManager } from "@ctxkit/core";
+import type { ContextEngine } from "@ctxkit/core/kit";
 import { MapMessageStore, type MapServer } from "./map-store.js";
 
 // One "server" for the file: a session closed and opened again by a new store is a restart.

@@ -1,7 +1,7 @@
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { budgetArbitrary, checkAnthropicRequest, historyArbitrary } from "@ctxkit/conformance";
-import { ContextBudgetError, ContextValidationError, hasToolCalls, isInstruction, type ContentPart, type Message } from "@ctxkit/core";
-import { textOfContent } from "@ctxkit/core/kit";
+import { ContextBudgetError, ContextValidationError, type ContentPart, type Message } from "@ctxkit/core";
+import { hasToolCalls, isInstruction, textOfContent } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { countBreakpoints } from "../test/__fixtures__/check-anthropic-messages.js";

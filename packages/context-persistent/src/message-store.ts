@@ -1,6 +1,5 @@
 // The journal's durability modes; the store contract itself is core's `MessageStore`.
-export type { MessageStore } from "@ctxkit/core";
-export type { StoredSession, StateSnapshot, StateChange } from "@ctxkit/core/kit";
+export type { MessageStore, StoredSession, StateSnapshot, StateChange } from "@ctxkit/core/kit";
 
 /**
  * When a write counts as done:

@@ -1,7 +1,7 @@
 import { appendFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { CONTEXT_EVENTS, ContextConfigError, ContextEngine, createCoordinator, mountPlan } from "@ctxkit/core";
-import { loadModule } from "@ctxkit/core/kit";
+import { CONTEXT_EVENTS, ContextConfigError, createCoordinator, mountPlan } from "@ctxkit/core";
+import { ContextEngine, loadModule } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { userMessage } from "@ctxkit/core/testing";
 import { useTempDirectories } from "../test/temp-directory.js";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type ContextEngine, ContextError, createContextManager } from "@ctxkit/core";
+import { ContextError, createContextManager } from "@ctxkit/core";
+import type { ContextEngine } from "@ctxkit/core/kit";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { describeWithPostgres } from "../test/postgres-server.js";

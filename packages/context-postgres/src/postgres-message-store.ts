@@ -1,13 +1,7 @@
 // A session in PostgreSQL that many processes write at once: one order for every writer, by sequence number.
+import { ContextClosedError, ContextConfigError, ContextHistoryConflictError, ContextStateConflictError, type Message } from "@ctxkit/core";
 import {
-  ContextClosedError,
-  ContextConfigError,
-  ContextHistoryConflictError,
-  ContextStateConflictError,
-  type Message,
   type MessageStore,
-} from "@ctxkit/core";
-import {
   ContextStoreCorruptError,
   misusedStore,
   type ReplaceExpectation,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type ContextEngine, ContextError, createContextManager } from "@ctxkit/core";
+import { ContextError, createContextManager } from "@ctxkit/core";
+import type { ContextEngine } from "@ctxkit/core/kit";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeWithRedis } from "../test/redis-server.js";

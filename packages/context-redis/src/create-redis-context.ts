@@ -10,6 +10,8 @@ export type RedisContextManager = ContextEngine;
  * Validates `config` (every bad key in one `ContextConfigError`), connects, reads the session and returns
  * the manager. Every worker that opens the same `sessionId` shares the session. Close the manager to
  * release its connection (a `client` you passed stays open: it is yours).
+ * @deprecated A thin alias kept for existing code, as its three siblings are. Build managers one way:
+ * `createContextManager({ store: new RedisMessageStore({ url, sessionId }), ...config })` from `@ctxkit/core`.
  */
 export function createRedisContext(config: RedisContextConfig): Promise<RedisContextManager> {
   return redisModule.createContext(config);

@@ -6,9 +6,9 @@ import {
   ContextHistoryConflictError,
   ContextStateConflictError,
   type Message,
-  type MessageStore,
 } from "@ctxkit/core";
 import {
+  type MessageStore,
   misusedStore,
   type ReplaceExpectation,
   type StateChange,

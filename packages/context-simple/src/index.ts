@@ -2,5 +2,6 @@
 export { SimpleContextManager, createSimpleContext } from "./simple-context.js";
 export { MemoryMessageStore } from "@ctxkit/core";
 export { meta, mount, configSchema } from "./module.js";
-export { FALLBACK_BUDGET, type ContextConfig as SimpleContextConfig, type StrategyEntry, type EventHandler } from "@ctxkit/core";
+export type { ContextConfig as SimpleContextConfig, StrategyEntry, EventHandler } from "@ctxkit/core";
+export { FALLBACK_BUDGET } from "@ctxkit/core/kit";
 export type { ResolvedContextConfig as ResolvedSimpleContextConfig } from "@ctxkit/core/kit";

@@ -1,4 +1,5 @@
-import { checkToolPairs, ContextBudgetError, countMessageTokens, estimateCounter, type Message } from "@ctxkit/core";
+import { ContextBudgetError, estimateCounter, type Message } from "@ctxkit/core";
+import { checkToolPairs, countMessageTokens } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { createSimpleContext } from "./index.js";
 

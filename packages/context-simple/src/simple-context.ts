@@ -1,5 +1,6 @@
 // context-simple's manager: core's context engine over a store in memory.
-import { ContextEngine, MemoryMessageStore, type ContextConfig } from "@ctxkit/core";
+import { MemoryMessageStore, type ContextConfig } from "@ctxkit/core";
+import { ContextEngine } from "@ctxkit/core/kit";
 
 export const MODULE_NAME = "@ctxkit/context-simple";
 

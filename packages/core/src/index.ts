@@ -1,6 +1,6 @@
 // @ctxkit/core: what an agent builder needs: messages, the manager and its config, errors, events, tokens,
-// the built-in strategies, context tools and the coordinator. Module, strategy and store authors find the
-// rest in `@ctxkit/core/kit`.
+// the built-in strategies, context tools and the coordinator. Module, strategy, store and adapter authors find
+// the rest in `@ctxkit/core/kit` (architecture/layers.md, "Entries"). At most 100 names: root-surface.test.ts counts them.
 
 export {
   ContextError,
@@ -19,7 +19,6 @@ export {
   ContextSummarizerError,
   type ClosedReason,
   type ContextErrorCode,
-  type ErrorIssue,
 } from "./errors.js";
 export {
   ContextLockedError,
@@ -28,7 +27,7 @@ export {
   ContextStoreUnavailableError,
 } from "./store/store-errors.js";
 export { AdapterInputError } from "./adapters/adapter-input-error.js";
-export { stripReasoning, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
+export { stripReasoning } from "./adapters/strip-reasoning.js";
 
 export type {
   Role,
@@ -47,12 +46,9 @@ export type {
   RefusalPart,
   OtherContentPart,
   MessageMetadata,
-  CtxkitMetadata,
 } from "./messages/message.js";
-export { isPinned, hasToolCalls, isInstruction, isSynthetic } from "./messages/message.js";
 export { parseMessage, parseMessages } from "./messages/parse-message.js";
 export { toProviderMessages } from "./messages/to-provider-messages.js";
-export { checkToolPairs } from "./units/check-tool-pairs.js";
 
 export type {
   ContextManager,
@@ -70,7 +66,6 @@ export type {
   ConditionalReplaceCapability,
 } from "./protocol.js";
 export {
-  isContextManager,
   canCompact,
   canRecoverOverflow,
   canReportUsage,
@@ -84,20 +79,14 @@ export {
   type CompactionReason,
   type ContextEventMap,
   type ContextEventName,
-  type ContextEventListener,
-  type TargetShortfall,
 } from "./events.js";
 
 export type { TokenCounter } from "./tokens/token-counter.js";
 export { tiktokenCounter } from "./tokens/tiktoken-counter.js";
 export { estimateCounter } from "./tokens/estimate-counter.js";
-export type { TokenizerOption } from "./tokens/resolve-token-counter.js";
-export { countMessageTokens } from "./tokens/count-message-tokens.js";
 
 export { createContextManager, type CreateContextManagerOptions } from "./engine/create-context-manager.js";
-export { ContextEngine } from "./engine/context-engine.js";
-export { FALLBACK_BUDGET, type Preset, type ContextConfig, type StrategyEntry, type EventHandler } from "./engine/context-config.js";
-export type { MessageStore } from "./store/message-store.js";
+export type { Preset, ContextConfig, StrategyEntry, EventHandler } from "./engine/context-config.js";
 export { MemoryMessageStore } from "./store/memory-message-store.js";
 
 export { clearToolResults } from "./strategies/clear-tool-results.js";
@@ -113,7 +102,6 @@ export { sendWithRecovery, type SendWithRecoveryOptions } from "./provider-loop/
 export { reportProviderUsage } from "./provider-loop/report-provider-usage.js";
 
 export { createContextTools, canPin, type ContextTools, type PinCapability } from "./tools/context-tools.js";
-export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";
 
 export { createCoordinator, type Coordinator } from "./coordinator/create-coordinator.js";
 export { mountPlan, type MountPlan, type MountPlanInput } from "./modules/mount-plan.js";

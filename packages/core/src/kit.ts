@@ -110,3 +110,16 @@ export {
 export type { ReportProviderUsageOptions } from "./provider-loop/report-provider-usage.js";
 export { runTurn, TurnInFlight } from "./provider-loop/turn-in-flight.js";
 // --- End of the adapter kit. ---
+
+// ── Below the agent builder's level: message predicates, tool-pair checks, token counting, the engine class and the
+// constants and types modules, strategies, stores and adapters are written with (kept out of `@ctxkit/core`) ──
+export { isPinned, hasToolCalls, isInstruction, isSynthetic, type CtxkitMetadata } from "./messages/message.js";
+export { checkToolPairs } from "./units/check-tool-pairs.js";
+export { countMessageTokens } from "./tokens/count-message-tokens.js";
+export type { TokenizerOption } from "./tokens/resolve-token-counter.js";
+export { isContextManager } from "./protocol.js";
+export type { ContextEventListener, TargetShortfall } from "./events.js";
+export type { ErrorIssue } from "./errors.js";
+export { ContextEngine } from "./engine/context-engine.js";
+export { FALLBACK_BUDGET } from "./engine/context-config.js";
+export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";

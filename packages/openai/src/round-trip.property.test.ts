@@ -1,6 +1,7 @@
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { budgetArbitrary, historyArbitrary } from "@ctxkit/conformance";
-import { checkToolPairs, ContextBudgetError, type ContentPart, type Message } from "@ctxkit/core";
+import { ContextBudgetError, type ContentPart, type Message } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromAgentInputItems, toAgentInputItems } from "./agents/agent-items.js";

@@ -1,5 +1,6 @@
 // Where an instrumented manager's events come from: the manager itself, or the coordinator hooks it sends them to.
-import { CONTEXT_EVENTS, type ContextEventListener, type ContextManager } from "@ctxkit/core";
+import { CONTEXT_EVENTS, type ContextManager } from "@ctxkit/core";
+import type { ContextEventListener } from "@ctxkit/core/kit";
 import type { HookRegistry } from "@ctxkit/core/kit";
 import { guard, warn } from "./guard.js";
 

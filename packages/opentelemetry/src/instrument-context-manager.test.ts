@@ -5,12 +5,12 @@ import {
   canTakeProviderUsage,
   canTellShouldCompact,
   ContextClosedError,
-  ContextEngine,
   type ContextManager,
   createContextManager,
   createCoordinator,
   type Message,
 } from "@ctxkit/core";
+import { ContextEngine } from "@ctxkit/core/kit";
 import type { HookRegistry } from "@ctxkit/core/kit";
 import { MockContextManager, systemMessage, toolCallMessage, userMessage } from "@ctxkit/core/testing";
 import { MemoryMessageStore, mount } from "@ctxkit/context-simple";

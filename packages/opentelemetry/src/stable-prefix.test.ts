@@ -1,4 +1,5 @@
-import { countMessageTokens, estimateCounter } from "@ctxkit/core";
+import { estimateCounter } from "@ctxkit/core";
+import { countMessageTokens } from "@ctxkit/core/kit";
 import { assistantMessage, systemMessage, userMessage } from "@ctxkit/core/testing";
 import { describe, expect, it } from "vitest";
 import { StablePrefixTracker } from "./stable-prefix.js";

@@ -1,5 +1,6 @@
 // How much of a view a provider's prompt cache can still hit: its leading messages identical to the previous view's.
-import { countMessageTokens, estimateCounter, type Message } from "@ctxkit/core";
+import { estimateCounter, type Message } from "@ctxkit/core";
+import { countMessageTokens } from "@ctxkit/core/kit";
 
 export interface StablePrefix {
   /** Leading messages identical, byte for byte, to the previous view's. */

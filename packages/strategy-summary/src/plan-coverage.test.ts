@@ -1,5 +1,5 @@
-import { checkToolPairs, type Message } from "@ctxkit/core";
-import { findToolUnits } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { checkToolPairs, findToolUnits } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assistant, call, pinned, result, system, toolUnit, turn, user } from "../test/messages.js";

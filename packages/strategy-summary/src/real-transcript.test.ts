@@ -2,7 +2,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { isSynthetic } from "@ctxkit/core/kit";
 import { readMessagesFile } from "@ctxkit/core/testing";
 import { describe, expect, it } from "vitest";
 import { extractiveSummarizer } from "./extractive-summarizer.js";

@@ -1,5 +1,6 @@
 // Replays a 2 000-message session through a real context-simple manager, request by request.
-import { checkToolPairs, type ContextEventMap, type Message } from "@ctxkit/core";
+import type { ContextEventMap, Message } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { describe, expect, it } from "vitest";
 import { createLongSession } from "../test/long-session.js";

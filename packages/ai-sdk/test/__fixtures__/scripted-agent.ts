@@ -1,5 +1,6 @@
 // A tool-using agent for tests: the AI SDK's own mock model, scripted to read files before it answers.
-import { checkToolPairs, type ContextEventName } from "@ctxkit/core";
+import type { ContextEventName } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { tool, type ModelMessage, type SystemModelMessage } from "ai";
 import { standardizePrompt } from "ai/internal";

@@ -1,4 +1,5 @@
-import { checkToolPairs, isInstruction, isPinned, parseMessage, type Message } from "@ctxkit/core";
+import { parseMessage, type Message } from "@ctxkit/core";
+import { checkToolPairs, isInstruction, isPinned } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { budgetArbitrary } from "./budget-arbitrary.js";

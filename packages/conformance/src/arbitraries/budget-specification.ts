@@ -1,8 +1,8 @@
 // A budget as generated: absolute, a percentage of the history's estimated size, or a ratio of the
 // exact size of the history's full or minimal view. Budgets near those ratios are where a manager's
 // thresholds, margins and minimal view decide the outcome, so every class of budget bug shows there.
-import { countMessageTokens, estimateCounter, type Message } from "@ctxkit/core";
-import { repairToolPairs } from "@ctxkit/core/kit";
+import { estimateCounter, type Message } from "@ctxkit/core";
+import { countMessageTokens, repairToolPairs } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { countViewTokens } from "../checks/count-view-tokens.js";
 import { findRequiredMessages } from "../checks/minimal-view.js";

@@ -1,6 +1,7 @@
 // Counts views the way core does (text, tool-call JSON, per-message overhead), with a per-object cache:
 // views reuse the manager's frozen messages, so each message is counted once per counter.
-import { countMessageTokens, estimateCounter, tiktokenCounter, type Message, type TokenCounter } from "@ctxkit/core";
+import { estimateCounter, tiktokenCounter, type Message, type TokenCounter } from "@ctxkit/core";
+import { countMessageTokens } from "@ctxkit/core/kit";
 
 const caches = new Map<string, WeakMap<object, number>>();
 const counters = new Map<string, TokenCounter>();

@@ -1,5 +1,6 @@
 // Relates a view's messages to the history they were taken from.
-import { isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { isSynthetic } from "@ctxkit/core/kit";
 import { isDeepEqual } from "./deep-equal.js";
 
 function callIds(message: Message): string[] | undefined {

@@ -1,8 +1,8 @@
 // Invariant 5: what every view must keep. The minimal view is the system and developer messages, the
 // pinned messages, and the latest user message with whatever follows it (or the last unit, when no
 // user message exists). What follows the latest user message may be shortened, never dropped.
-import { isInstruction, isPinned, type Message } from "@ctxkit/core";
-import { findToolUnits, repairToolPairs } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { isInstruction, isPinned, findToolUnits, repairToolPairs } from "@ctxkit/core/kit";
 import type { RequiredMessage } from "./match-history.js";
 
 /**

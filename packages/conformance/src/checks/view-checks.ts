@@ -1,5 +1,6 @@
 // The checks a single view must pass, shared by the properties that build views in different ways.
-import { checkToolPairs, isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { checkToolPairs, isSynthetic } from "@ctxkit/core/kit";
 import { viewTokens, type RequestOutcome } from "../subject/manager-driver.js";
 import { isBudgetErrorLike } from "./error-kinds.js";
 import { expectExactFit } from "./expect-exact-fit.js";

@@ -1,5 +1,6 @@
 // A budget that is not a count (NaN, negative, a string, an object, provider info of the same kinds) is refused, never obeyed as if it were one.
-import { countMessageTokens, type Provider, type RequestOptions } from "@ctxkit/core";
+import type { Provider, RequestOptions } from "@ctxkit/core";
+import { countMessageTokens } from "@ctxkit/core/kit";
 import { historyArbitrary } from "../arbitraries/history-arbitrary.js";
 import { findCoreCounter, DEFAULT_COUNTER_NAME } from "../checks/count-view-tokens.js";
 import { isContextErrorLike } from "../checks/error-kinds.js";

@@ -1,6 +1,6 @@
 // A restless module compacts (a prompt-cache miss) although what it would send fits with room to spare.
-import { isSynthetic, type Message } from "@ctxkit/core";
-import { repairToolPairs } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { isSynthetic, repairToolPairs } from "@ctxkit/core/kit";
 import { roomyBudgetSpecificationArbitrary } from "../arbitraries/budget-specification.js";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { countViewTokens } from "../checks/count-view-tokens.js";

@@ -1,5 +1,6 @@
 // Invariant 8: concurrent calls are serialized in call order; none is lost and no view sees half a state.
-import { isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { isSynthetic } from "@ctxkit/core/kit";
 import { isEqualOrShortened } from "../checks/match-history.js";
 import fc from "fast-check";
 import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";

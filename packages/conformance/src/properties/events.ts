@@ -1,6 +1,6 @@
 // Events: compactions and repairs are announced, and their figures agree with the views they produced.
-import { checkToolPairs, isSynthetic, type Message } from "@ctxkit/core";
-import { repairToolPairs } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { checkToolPairs, isSynthetic, repairToolPairs } from "@ctxkit/core/kit";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { isDeepEqual } from "../checks/deep-equal.js";
 import { describeRequest, expectViewOrBudgetError } from "../checks/view-checks.js";

@@ -1,6 +1,6 @@
 // An API that hands out part of a history (here: what a summary strategy sends the summarizer) hands
 // out whole tool units: a call with all of its results, a result only with its call.
-import { checkToolPairs } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { expectThat, preview } from "../checks/violation.js";

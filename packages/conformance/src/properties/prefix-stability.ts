@@ -1,6 +1,6 @@
 // Invariant 6: between compactions, the next view is the previous view plus what was added since.
-import { isSynthetic, type Message } from "@ctxkit/core";
-import { findToolUnits } from "@ctxkit/core/kit";
+import type { Message } from "@ctxkit/core";
+import { isSynthetic, findToolUnits } from "@ctxkit/core/kit";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { firstDifference } from "../checks/deep-equal.js";
 import { describeRequest, expectViewOrBudgetError } from "../checks/view-checks.js";

@@ -1,6 +1,7 @@
 // Reasoning parts (a model's thinking, often signed or encrypted) are kept byte-identical or dropped
 // with their whole unit: a provider rejects a signed thinking block that was edited or cut.
-import { isSynthetic, type ContentPart, type Message } from "@ctxkit/core";
+import type { ContentPart, Message } from "@ctxkit/core";
+import { isSynthetic } from "@ctxkit/core/kit";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { isDeepEqual } from "../checks/deep-equal.js";
 import { isEqualOrShortened } from "../checks/match-history.js";

@@ -1,5 +1,6 @@
 // recoverOverflow(): after a provider said the view was too long, a strictly smaller valid view.
-import { isInstruction, isPinned, type ContextManager, type Message, type RequestOptions } from "@ctxkit/core";
+import type { ContextManager, Message, RequestOptions } from "@ctxkit/core";
+import { isInstruction, isPinned } from "@ctxkit/core/kit";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { isBudgetErrorLike } from "../checks/error-kinds.js";
 import { isEqualOrShortened } from "../checks/match-history.js";

@@ -1,5 +1,6 @@
 // A summary may claim to stand for history messages only if the summarizer was given them (or they are still in the view).
-import { isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { isSynthetic } from "@ctxkit/core/kit";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
 import { isEqualOrShortened } from "../checks/match-history.js";

@@ -1,6 +1,7 @@
 // Tool units stay units: nothing synthetic (a summary, a notice) lands between a call and its results,
 // and the parallel calls of one response stay in one assistant message with all their results.
-import { hasToolCalls, isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { hasToolCalls, isSynthetic } from "@ctxkit/core/kit";
 import { budgetArbitrary } from "../arbitraries/budget-arbitrary.js";
 import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { isDeepEqual } from "../checks/deep-equal.js";

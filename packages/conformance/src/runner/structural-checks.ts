@@ -1,6 +1,7 @@
 // Structural checks: the module's shape before its behaviour.
 import { createSessionSettings, resolveConfig } from "../subject/session-settings.js";
-import { createCoordinator, isContextManager, type Coordinator } from "@ctxkit/core";
+import { createCoordinator, type Coordinator } from "@ctxkit/core";
+import { isContextManager } from "@ctxkit/core/kit";
 import { describeError, preview } from "../checks/violation.js";
 import { isContextModuleLike, type ContextManagerFactory, type ContextModuleLike } from "../subject/subject.js";
 import type { CheckResult } from "./report.js";

@@ -1,7 +1,8 @@
 // The store contract's checks, for any MessageStore: each a title and a body that throws when the store breaks it.
 // describeMessageStore registers them in vitest; the kit's own tests run them against broken stores.
 import { randomUUID } from "node:crypto";
-import { ContextError, type Message, type MessageStore } from "@ctxkit/core";
+import { ContextError, type Message } from "@ctxkit/core";
+import type { MessageStore } from "@ctxkit/core/kit";
 import type { StateSnapshot } from "@ctxkit/core/kit";
 import { expect } from "vitest";
 import type { StoreCheck } from "./store-check.js";

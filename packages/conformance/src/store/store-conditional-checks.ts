@@ -1,7 +1,8 @@
 // The store suite's checks of a conditional replace: an edit made over a history that changed since it was
 // read is refused, changes nothing, and leaves the store usable; for a shared store, across two writers.
 import { randomUUID } from "node:crypto";
-import { ContextError, type Message, type MessageStore } from "@ctxkit/core";
+import { ContextError, type Message } from "@ctxkit/core";
+import type { MessageStore } from "@ctxkit/core/kit";
 import type { StateSnapshot } from "@ctxkit/core/kit";
 import { expect } from "vitest";
 import type { StoreCheck } from "./store-check.js";

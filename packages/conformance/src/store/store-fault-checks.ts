@@ -2,7 +2,8 @@
 // record and a second writer. Each runs only when the backend offers its hook, and asserts a typed error
 // within a generous bound (a guard, not a speed test).
 import { randomUUID } from "node:crypto";
-import { ContextError, type Message, type MessageStore } from "@ctxkit/core";
+import { ContextError, type Message } from "@ctxkit/core";
+import type { MessageStore } from "@ctxkit/core/kit";
 import type { StateSnapshot } from "@ctxkit/core/kit";
 import { expect } from "vitest";
 import type { StoreCheck } from "./store-check.js";

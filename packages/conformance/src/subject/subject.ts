@@ -1,5 +1,6 @@
 // What the kit tests: a factory of managers, or a context module that mounts one on a coordinator.
-import { ContextArgumentError, createCoordinator, isContextManager, type ContextManager, type Coordinator } from "@ctxkit/core";
+import { ContextArgumentError, createCoordinator, type ContextManager, type Coordinator } from "@ctxkit/core";
+import { isContextManager } from "@ctxkit/core/kit";
 import { recordCoordinatorEvents, recordSubscribedEvents, type RecordedEvent } from "./record-events.js";
 import { createSessionSettings, resolveConfig, type SessionSettings } from "./session-settings.js";
 

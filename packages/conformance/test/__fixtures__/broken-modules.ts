@@ -1,5 +1,6 @@
 // Context modules each broken in exactly one way, and the check that must catch each one.
-import { hasToolCalls, isSynthetic, type Message } from "@ctxkit/core";
+import type { Message } from "@ctxkit/core";
+import { hasToolCalls, isSynthetic } from "@ctxkit/core/kit";
 import { z } from "zod";
 import { createBrokenModule } from "./wrap-simple-context.js";
 

@@ -1,5 +1,6 @@
 // Deliberately broken MessageStores, each over core's memory store with one flaw, for the store suite to catch.
-import { type Message, MemoryMessageStore, type MessageStore } from "@ctxkit/core";
+import { type Message, MemoryMessageStore } from "@ctxkit/core";
+import type { MessageStore } from "@ctxkit/core/kit";
 import type { StoredSession } from "@ctxkit/core/kit";
 import type { MessageStoreFactory } from "../../src/store/store-checks.js";
 

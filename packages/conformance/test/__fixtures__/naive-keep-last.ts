@@ -1,6 +1,7 @@
 // The first manager everyone writes: the instructions plus the last few messages, whatever the budget.
 // Its real bug is that the cut can fall inside a tool unit; its trivial one, that it ignores the budget.
-import { isInstruction, parseMessage, type ContextManager, type Coordinator, type Message } from "@ctxkit/core";
+import { parseMessage, type ContextManager, type Coordinator, type Message } from "@ctxkit/core";
+import { isInstruction } from "@ctxkit/core/kit";
 import { z } from "zod";
 
 /** How many of the latest non-instruction messages each view keeps. */

@@ -1,7 +1,15 @@
 // A context module whose sessions outlive their manager (kept in this process, by session id), with
 // optional flaws a restart reveals. Only the restart property can tell it from a healthy one.
-import { ContextClosedError, ContextEngine, type Coordinator, type Message, type MessageStore } from "@ctxkit/core";
-import { mountContextManager, type StateChange, type StateSnapshot, type StoredSession, type Strategy } from "@ctxkit/core/kit";
+import { ContextClosedError, type Coordinator, type Message } from "@ctxkit/core";
+import {
+  ContextEngine,
+  type MessageStore,
+  mountContextManager,
+  type StateChange,
+  type StateSnapshot,
+  type StoredSession,
+  type Strategy,
+} from "@ctxkit/core/kit";
 import { z } from "zod";
 import { createSummaryStrategy } from "../../../strategy-summary/src/summary-strategy.js";
 import type { SessionSettings } from "../../src/subject/session-settings.js";

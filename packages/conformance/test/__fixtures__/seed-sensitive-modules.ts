@@ -1,7 +1,7 @@
 // Broken modules whose flaw shows only in some generated sessions: a single seed used to miss them.
 // Each is caught by its property in every seed because the generators reach its class on purpose.
-import { hasToolCalls, isSynthetic, type Message, type RequestOptions } from "@ctxkit/core";
-import { findToolUnits } from "@ctxkit/core/kit";
+import type { Message, RequestOptions } from "@ctxkit/core";
+import { hasToolCalls, isSynthetic, findToolUnits } from "@ctxkit/core/kit";
 import { createBrokenModule } from "./wrap-simple-context.js";
 
 /** Compacts whenever its view passes 50% of the budget (down to 30%): a cache miss on most requests under 70%. */

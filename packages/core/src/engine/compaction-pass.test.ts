@@ -1,4 +1,5 @@
-import { checkToolPairs, ContextBudgetError, type ContextEventMap, type Message } from "../index.js";
+import { ContextBudgetError, type ContextEventMap, type Message } from "../index.js";
+import { checkToolPairs } from "../kit.js";
 import type { Strategy } from "../kit.js";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, sampleTurn, systemMessage, toolCallMessage, toolResultMessage, userMessage } from "../testing/index.js";

@@ -1,4 +1,5 @@
-import { checkToolPairs, ContextConfigError, ContextValidationError, type Message } from "../index.js";
+import { ContextConfigError, ContextValidationError, type Message } from "../index.js";
+import { checkToolPairs } from "../kit.js";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, sampleTurn, systemMessage, toolCallMessage, toolResultMessage, userMessage } from "../testing/index.js";
 import { addAll, managerWithEvents, memoryContext } from "../../test/memory-context.js";

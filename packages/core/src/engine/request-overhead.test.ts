@@ -1,4 +1,5 @@
-import { ContextRequestError, countMessageTokens, estimateCounter, type Message, type TokenCounter } from "../index.js";
+import { ContextRequestError, estimateCounter, type Message, type TokenCounter } from "../index.js";
+import { countMessageTokens } from "../kit.js";
 import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
 import { memoryContext } from "../../test/memory-context.js";

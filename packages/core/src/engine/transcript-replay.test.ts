@@ -1,7 +1,8 @@
 // Replays real agent sessions message by message, as an orchestrator would, at small budgets.
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { checkToolPairs, ContextBudgetError, type Message } from "../index.js";
+import { ContextBudgetError, type Message } from "../index.js";
+import { checkToolPairs } from "../kit.js";
 import { readMessagesFile } from "../testing/index.js";
 import { describe, expect, it } from "vitest";
 import { memoryContext } from "../../test/memory-context.js";

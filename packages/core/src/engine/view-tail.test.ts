@@ -1,4 +1,4 @@
-import { checkToolPairs, hasToolCalls } from "../index.js";
+import { checkToolPairs, hasToolCalls } from "../kit.js";
 import { describe, expect, it } from "vitest";
 import { assistantMessage, sampleTurn, toolCallMessage, toolResultMessage, userMessage } from "../testing/index.js";
 import { addAll, managerWithEvents, memoryContext, spyCounter } from "../../test/memory-context.js";

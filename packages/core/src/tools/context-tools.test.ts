@@ -1,12 +1,6 @@
 import type { ContextConfig } from "../engine/context-config.js";
-import {
-  createContextManager,
-  createContextTools,
-  PIN_MESSAGE_TOOL,
-  RETRIEVE_TOOL_RESULT_TOOL,
-  UNPIN_MESSAGE_TOOL,
-  type Message,
-} from "../index.js";
+import { createContextManager, createContextTools, type Message } from "../index.js";
+import { PIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, UNPIN_MESSAGE_TOOL } from "../kit.js";
 import { MemoryMessageStore } from "../store/memory-message-store.js";
 import { sampleTurn, systemMessage } from "../testing/index.js";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { checkToolPairs } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import type { AgentInputItem, AgentsSession } from "./agent-input-item.js";
 import { fromAgentInputItems } from "./agent-items.js";

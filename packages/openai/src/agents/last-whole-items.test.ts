@@ -1,6 +1,6 @@
 import { historyArbitrary } from "@ctxkit/conformance";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { checkToolPairs } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AgentInputItem } from "./agent-input-item.js";

@@ -1,4 +1,4 @@
-import { checkToolPairs } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { describe, expect, it } from "vitest";
 import { mockOpenAI, textReply, toolCallReply } from "../../test/__fixtures__/mock-openai.js";

@@ -1,5 +1,5 @@
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { checkToolPairs } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import OpenAI from "openai";
 import type {
   Response as ModelResponse,

@@ -1,6 +1,7 @@
 // An agent loop as a user writes it against the installed tarballs: mount a context module, add a
 // session's messages, ask for a view. It prints what the smoke test checks.
-import { checkToolPairs, ContextValidationError, createCoordinator, type Message } from "@ctxkit/core";
+import { ContextValidationError, createCoordinator, type Message } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { MockContextManager } from "@ctxkit/core/testing";
 import { mount } from "@ctxkit/context-simple";
 

@@ -1,7 +1,7 @@
 // An AI SDK tool loop against the installed tarballs, with the AI SDK's own mock model.
 import { contextMiddleware } from "@ctxkit/ai-sdk";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { checkToolPairs } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { generateText, stepCountIs, tool, wrapLanguageModel } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";

@@ -1,6 +1,6 @@
 // The OpenAI SDK's tool loop against the installed tarballs, with a local fetch standing in for the API.
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { checkToolPairs } from "@ctxkit/core";
+import { checkToolPairs } from "@ctxkit/core/kit";
 import { fromChatCompletionMessage, toChatCompletionMessages } from "@ctxkit/openai";
 import OpenAI from "openai";
 

@@ -1,5 +1,6 @@
 // The store suite on in-memory stores: a healthy one, and others each broken in one way its hooks reveal.
-import { ContextClosedError, ContextError, ContextStateConflictError, type Message, type MessageStore } from "@ctxkit/core";
+import { ContextClosedError, ContextError, ContextStateConflictError, type Message } from "@ctxkit/core";
+import type { MessageStore } from "@ctxkit/core/kit";
 import type { StateChange, StateSnapshot, StoredSession, StoreUpdate } from "@ctxkit/core/kit";
 import { describeMessageStore } from "../../../src/vitest.js";
 
