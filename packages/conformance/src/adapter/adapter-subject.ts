@@ -59,6 +59,12 @@ export interface AdapterLoop {
   /** Whether a usage figure may be a number JSON cannot carry (NaN, Infinity): false for a provider over HTTP. Default true. */
   readonly carriesNonJsonNumbers?: boolean;
   /**
+   * Whether the SDK itself refuses a response whose usage is malformed before the loop sees it (the AI SDK's
+   * providers check it with a schema). Such a call may then reject, and must still store nothing. Default false:
+   * a call the provider answered resolves, whatever its usage.
+   */
+  readonly sdkRefusesMalformedUsage?: boolean;
+  /**
    * One call of the loop over `manager` (the same manager for one conversation, a new one for the next),
    * sending `input` (ctxkit messages, converted to the SDK's shape), with every request answered as `reply`
    * says. Resolves or rejects as the loop does.
