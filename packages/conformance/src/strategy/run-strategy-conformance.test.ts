@@ -1,4 +1,4 @@
-import { clearToolResults, trimLongText, truncate } from "@ctxkit/core";
+import { clearToolResults, importance, microcompact, offloadToolResults, slidingWindow, trimLongText, truncate } from "@ctxkit/core";
 import { createBuiltInStrategy } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import * as broken from "../../test/__fixtures__/broken-strategies.js";
@@ -10,6 +10,12 @@ describe("runStrategyConformance", () => {
     ["trim-long-text", () => trimLongText()],
     ["truncate", () => truncate()],
     ["truncate by name", () => createBuiltInStrategy("truncate")],
+    ["shorten-to-fit by name", () => createBuiltInStrategy("shorten-to-fit")],
+    ["importance", () => importance()],
+    ["microcompact", () => microcompact()],
+    ["offload-tool-results", () => offloadToolResults()],
+    // Its default window (40 messages) is more than the drafts hold: a small one lets it apply.
+    ["sliding-window over 6 messages", () => slidingWindow({ windowSize: 6 })],
   ])("should pass core's %s", async (_name, create) => {
     const result = await runStrategyConformance(create, { runs: 100, seed: 1 });
     expect(result.reason).toBeUndefined();

@@ -79,7 +79,8 @@ export async function runStrategyConformance(subject: StrategySubject, options: 
         `the smallest ${untouched.tokens} tokens against a target of ${Math.floor(untouched.input.budget * 0.6)}. ` +
         "A strategy that never applies is usually looking for something messages never hold: compare what it matches " +
         '(a part type, a role, a field) with the message format (content is a string or parts: "text", "image_url", ' +
-        '"input_audio", "file", and other typed parts).',
+        '"input_audio", "file", and other typed parts). One that waits for something these drafts never reach (a window ' +
+        "of more messages than they hold) is tested with options they reach.",
       counterexample: { property: "strategy", seed: details.seed, path: "", shrinks: 0, input: untouched.input },
     };
   }
