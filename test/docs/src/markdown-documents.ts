@@ -19,3 +19,11 @@ export function contributingDocuments(): string[] {
     .map((name) => join("contributing", name));
   return ["CONTRIBUTING.md", ...guides].filter((file) => existsSync(join(root, file)));
 }
+
+/** The design notes in architecture/, as paths from the repository root. */
+export function architectureDocuments(): string[] {
+  return readdirSync(join(root, "architecture"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => join("architecture", name));
+}
