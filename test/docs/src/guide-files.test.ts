@@ -1,25 +1,14 @@
 // A code block after a `<!-- file: path -->` marker in CONTRIBUTING.md or a contributing guide shows that file:
-// it must equal the file byte for byte, so a guide cannot drift from the code its suite runs. Their links must resolve.
+// it must equal the file byte for byte, so a guide cannot drift from the code its suite runs. (Their links and the
+// names they list: doc-pointers.test.ts.)
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { countFileMarkers, extractCodeBlocks } from "./extract-snippets.js";
 import { contributingDocuments, root } from "./markdown-documents.js";
 
-/** The relative link targets of a Markdown text (`[text](target)`), without anchors; web links left out. */
-function relativeLinks(markdown: string): string[] {
-  return [...markdown.matchAll(/\]\(([^)\s]+)\)/g)]
-    .map((match) => match[1]!.split("#")[0]!)
-    .filter((target) => target !== "" && !/^[a-z]+:/.test(target));
-}
-
 for (const document of contributingDocuments()) {
   const markdown = readFileSync(join(root, document), "utf8");
-  // The guides' lists of files to read are links: a moved or renamed file must not leave one dangling.
-  it(`${document} should link only to files that exist`, () => {
-    const missing = relativeLinks(markdown).filter((target) => !existsSync(join(root, dirname(document), target)));
-    expect(missing).toEqual([]);
-  });
   const blocks = extractCodeBlocks(markdown).filter((block) => block.file !== undefined);
   if (countFileMarkers(markdown) === 0) continue;
   describe(`${document} shows the files it names`, () => {
