@@ -28,7 +28,7 @@ export const CORE_LAYERS = [
   { name: "units", paths: ["units"] },
   {
     name: "config",
-    paths: ["modules/parse-config.ts", "modules/config-issues.ts", "modules/closest-name.ts", "modules/known-keys.ts"],
+    paths: ["modules/parse-config.ts", "modules/config-issues.ts", "modules/closest-name.ts", "modules/known-keys.ts", "modules/duration-ms.ts"],
   },
   { name: "pipeline", paths: ["pipeline"] },
   { name: "protocol", paths: ["protocol.ts"] },

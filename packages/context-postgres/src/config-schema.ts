@@ -1,5 +1,5 @@
 // The module's configuration: the engine's keys, plus which server, which session and which tables.
-import { contextConfigSchema } from "@ctxkit/core/kit";
+import { contextConfigSchema, durationMsSchema } from "@ctxkit/core/kit";
 import { z } from "zod";
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "./bounded-pool.js";
 import { sessionIdProblem } from "./session-id.js";
@@ -14,11 +14,7 @@ const identifier = (what: string) =>
       `must be a plain SQL identifier for the ${what}: letters, digits and _, starting with a letter or _, at most 48 characters`,
     );
 
-const milliseconds = z
-  .number()
-  .int("must be a whole number of milliseconds")
-  .min(1, "must be at least 1 ms")
-  .max(3_600_000, "must be at most an hour");
+const milliseconds = durationMsSchema.max(3_600_000, "must be at most 3600000 ms (an hour)");
 
 export const configSchema = contextConfigSchema.extend({
   /** `postgres://user:password@host:port/database`, as node-postgres takes it. */

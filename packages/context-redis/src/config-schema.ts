@@ -1,5 +1,5 @@
 // The module's configuration: the engine's keys, plus which server (a URL or a client), which session and which keys.
-import { contextConfigSchema } from "@ctxkit/core/kit";
+import { contextConfigSchema, durationMsSchema } from "@ctxkit/core/kit";
 import type { Cluster, Redis } from "ioredis";
 import { z } from "zod";
 
@@ -46,9 +46,9 @@ export const configSchema = contextConfigSchema
     /** What every key of the module starts with: `<keyPrefix>{<sessionId>}:messages`, `:meta`, `:state`. */
     keyPrefix: keyText(z.string().max(128, "must be at most 128 characters")).default("ctxkit:"),
     /** How long opening a connection may take before the open fails with `ContextStoreUnavailableError`. */
-    connectTimeoutMs: z.number().int().positive().max(600_000).default(10_000),
+    connectTimeoutMs: durationMsSchema.max(600_000, "must be at most 600000 ms (10 minutes)").default(10_000),
     /** How long one command may go unanswered (a frozen or dropped connection) before it fails with `ContextStoreUnavailableError`. */
-    commandTimeoutMs: z.number().int().positive().max(600_000).default(5_000),
+    commandTimeoutMs: durationMsSchema.max(600_000, "must be at most 600000 ms (10 minutes)").default(5_000),
   })
   .superRefine((config, context) => {
     if ((config.url === undefined) === (config.client === undefined)) {

@@ -60,6 +60,7 @@ export { resolveBudget, type BudgetOptions } from "./budget/resolve-budget.js";
 export type { ContextModule, StrategyModule, CtxkitModule, ModuleMeta, MountResult } from "./modules/module.js";
 export { loadModule } from "./modules/load-module.js";
 export { parseConfig } from "./modules/parse-config.js";
+export { durationMsSchema, MAX_DURATION_MS } from "./modules/duration-ms.js";
 export { mountPlanSchema, resolveStrategyModules, type MountPlanOptions } from "./modules/mount-plan.js";
 export type { LoadMountPlanOptions } from "./modules/load-mount-plan.js";
 export type { CoordinatorOptions, MountPoint, HookRegistry, HookHandler, HookOptions } from "./coordinator/create-coordinator.js";

@@ -1,4 +1,5 @@
 // The strategy's options (in code) and config (in a mount plan), their validation and their defaults.
+import { durationMsSchema } from "@ctxkit/core/kit";
 import { z } from "zod";
 import { DEFAULT_PROMPTS, type SummaryPrompts } from "./prompts.js";
 import type { Summarizer } from "./summarizer.js";
@@ -27,7 +28,7 @@ const tuning = {
    */
   summarizeCurrentTurn: z.boolean().default(true),
   /** How long one summarizer call may take; then its signal aborts and it counts as a failure. */
-  timeoutMs: positiveInteger.default(60_000),
+  timeoutMs: durationMsSchema.default(60_000),
   /** Consecutive summarizer failures that open the circuit. */
   failureThreshold: positiveInteger.default(3),
   /** Compactions the summary is skipped for once the circuit is open; then one is tried (half-open). */

@@ -1,4 +1,4 @@
-import { ContextTimeoutError, truncate, type Message } from "@ctxkit/core";
+import { ContextConfigError, ContextTimeoutError, truncate, type Message } from "@ctxkit/core";
 import { createMemoryStateStore, type ViewDraft } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { assistant, call, result, system, toolUnit, turn, user } from "../test/messages.js";
@@ -233,6 +233,11 @@ describe("createSummaryStrategy", () => {
       expect(failure.error).toBeInstanceOf(ContextTimeoutError);
       expect(failure.consecutiveFailures).toBe(1);
       expect(signals[0]!.aborted).toBe(true);
+    });
+
+    it("should refuse a timeoutMs of 2^31 ms, which Node would run after 1 ms, naming the option and the limit (regression)", () => {
+      expect(() => createSummaryStrategy({ timeoutMs: 2 ** 31 })).toThrow(ContextConfigError);
+      expect(() => createSummaryStrategy({ timeoutMs: 2 ** 31 })).toThrow(/timeoutMs.*2147483647/);
     });
 
     it("should stop calling after failureThreshold failures, then try once after cooldownRequests", async () => {

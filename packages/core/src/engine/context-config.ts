@@ -3,6 +3,7 @@ import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import { DEFAULT_STRATEGY_TIMEOUT_MS } from "../pipeline/run-pipeline.js";
 import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
+import { durationMsSchema } from "../modules/duration-ms.js";
 import { BUILT_IN_STRATEGY_NAMES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { z } from "zod";
@@ -67,9 +68,9 @@ export const contextConfigSchema = z
     summaryStrategy: z.custom<Strategy>(isStrategy, { message: "expected a Strategy object (e.g. createSummaryStrategy())" }).optional(),
     onEvent: z.custom<EventHandler>((value) => typeof value === "function", { message: "expected a function" }).optional(),
     /** How long one strategy may run before the pipeline goes on without it (it counts as failed). */
-    strategyTimeoutMs: z.number().int().positive().default(DEFAULT_STRATEGY_TIMEOUT_MS),
+    strategyTimeoutMs: durationMsSchema.default(DEFAULT_STRATEGY_TIMEOUT_MS),
     /** How long an event handler may take before the manager goes on without it. */
-    eventHandlerTimeoutMs: z.number().int().positive().default(DEFAULT_EVENT_HANDLER_TIMEOUT_MS),
+    eventHandlerTimeoutMs: durationMsSchema.default(DEFAULT_EVENT_HANDLER_TIMEOUT_MS),
   })
   .superRefine((config, context) => {
     if (config.preset !== undefined && config.strategies !== undefined) {

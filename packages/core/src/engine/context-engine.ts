@@ -176,18 +176,15 @@ export class ContextEngine
   }
 
   /**
-   * Replaces the history with `messages` only if it still is `expected`, the history the caller read: no
-   * call of this manager and no other writer of a shared session appended, replaced or cleared it since.
-   * Otherwise rejects with `ContextHistoryConflictError`, and nothing changes. Applied on a resumed
-   * session too: the edit is made over the stored history, not over a caller's copy of it.
+   * Replaces the history with `messages` only if it still is `expected` (see `ConditionalReplaceCapability`),
+   * on a resumed session too: the edit is made over the stored history, not over a caller's copy of it.
    */
   replaceMessages(expected: readonly Message[], messages: Message[]): Promise<void> {
     return this.whenUsable(() => {
       const parsed = parseMessages(messages);
-      // A read, so it syncs first: the comparison is with the latest history, other writers' appends included.
+      // A read, so it syncs first; then, as for a pin, the store takes in what later reads already asked for,
+      // since it checks the expectation against what it last read, and nothing is awaited before the write.
       return this.read(undefined, async () => {
-        // The store checks the expectation against what it last read, so it first takes in what reads
-        // called after this one already asked for; nothing is awaited between that and the write.
         while (!this.syncs.isCaughtUp) await this.syncs.catchUp();
         if (!isSameHistory(this.history.messages, expected)) throw new ContextHistoryConflictError(this.store.location, expected.length);
         await this.write(() => this.store.replace(parsed, this.states.state.snapshot(), { length: expected.length }));

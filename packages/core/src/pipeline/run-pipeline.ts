@@ -1,4 +1,6 @@
 // The strategy pipeline: runs strategies in order until the view is at or below the target (all of them when forced).
+import { ContextArgumentError } from "../errors.js";
+import { durationMsProblem } from "../modules/duration-ms.js";
 import type { CircuitBreaker } from "./circuit-breaker.js";
 import type { PipelineResult, PipelineStep, Strategy, StrategyContext, StrategyResult, ViewDraft } from "./strategy.js";
 import { withTimeout } from "./with-timeout.js";
@@ -27,6 +29,9 @@ export async function runPipeline(
   options: RunPipelineOptions = {},
 ): Promise<PipelineResult> {
   const { breaker, strategyTimeoutMs = DEFAULT_STRATEGY_TIMEOUT_MS } = options;
+  // Refused here, once, rather than as every strategy's failure.
+  const problem = durationMsProblem(strategyTimeoutMs);
+  if (problem !== undefined) throw new ContextArgumentError("runPipeline", [{ path: "options.strategyTimeoutMs", message: problem }]);
   breaker?.tick();
   context.signal.throwIfAborted();
   const steps: PipelineStep[] = [];

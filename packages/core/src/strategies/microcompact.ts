@@ -1,6 +1,7 @@
 // microcompact: clears the results of tools that can simply be run again (reads, searches, listings), and does it after a pause too.
 import { z } from "zod";
 import type { ToolMessage } from "../messages/message.js";
+import { durationMsSchema } from "../modules/duration-ms.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
@@ -33,7 +34,7 @@ export const isRerunnableToolResult: ToolResultClassifier = (toolName) => RERUNN
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 const optionsSchema = z.strictObject({
   keepRecent: z.number().int().nonnegative().default(3),
-  idleMs: z.number().int().nonnegative().nullable().default(300_000),
+  idleMs: durationMsSchema.nullable().default(300_000),
   // A function given to `default` is called for the value, so the classifier is returned by one.
   isClearable: z
     .custom<ToolResultClassifier>((value) => typeof value === "function", { message: "must be a function (toolName, message) => boolean" })
