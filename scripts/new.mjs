@@ -113,13 +113,15 @@ function manifest(root, kind, names) {
   });
 }
 
-/** The docs test runs every README's snippets against the packages it depends on: a new README needs its package there. */
-function addToDocsTest(root, packageName) {
-  const file = join(root, "test/docs/package.json");
-  const docs = JSON.parse(readFileSync(file, "utf8"));
+/**
+ * The docs test runs every README's snippets against the packages it depends on: a new README needs its package
+ * there. Returns the manifest's new text, written with the rest.
+ */
+function docsTestWith(root, packageName) {
+  const docs = JSON.parse(readFileSync(join(root, "test/docs/package.json"), "utf8"));
   const devDependencies = { ...docs.devDependencies, [packageName]: "workspace:*" };
   docs.devDependencies = Object.fromEntries(Object.entries(devDependencies).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(file, `${JSON.stringify(docs, null, 2)}\n`);
+  return `${JSON.stringify(docs, null, 2)}\n`;
 }
 
 /** `pnpm install`, offline first: a fresh package needs nothing from the registry that the store does not hold. */
@@ -138,6 +140,9 @@ export function scaffold({ kind, name, root }) {
   const folder = KINDS[kind].folder(name);
   const directory = join(root, "packages", folder);
   const changeset = join(root, ".changeset", `${folder}.md`);
+  for (const needed of ["packages/core/package.json", "test/docs/package.json"]) {
+    if (!existsSync(join(root, needed))) throw new Error(`${root} has no ${needed}: pass --root the ctxkit repository's folder`);
+  }
   for (const path of [directory, changeset]) {
     if (existsSync(path)) throw new Error(`${relative(root, path)} already exists: pick another name, or remove it first`);
   }
@@ -153,12 +158,13 @@ export function scaffold({ kind, name, root }) {
     }
   }
   files.set(changeset, fill(readFileSync(join(templates, kind, "changeset.md.tmpl"), "utf8"), names));
+  // Everything is read before anything is written, so a missing file leaves no half-made package behind.
+  files.set(join(root, "test/docs/package.json"), docsTestWith(root, `@ctxkit/${folder}`));
   for (const [path, text] of files) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   }
-  addToDocsTest(root, `@ctxkit/${folder}`);
-  return [...files.keys(), join(root, "test/docs/package.json")].map((path) => relative(root, path));
+  return [...files.keys()].map((path) => relative(root, path));
 }
 
 function main() {

@@ -1,7 +1,7 @@
 // `pnpm new` (scripts/new.mjs), the first step of every guide: run for real into a temporary folder that holds a minimal
 // workspace, whose node_modules point at this repository's packages, so the generated TypeScript is checked against them.
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -65,6 +65,23 @@ describe("pnpm new, given what it cannot use", () => {
     const { code, output } = await scaffold(...args);
     expect(code).toBe(2);
     expect(output).toContain(message);
+  });
+});
+
+describe("pnpm new, given a folder that is not the repository", () => {
+  it("should exit 1 saying what to pass, and write nothing", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "ctxkit-new-empty-"));
+    try {
+      const failure = await run(process.execPath, [script, "store", "demo", "--root", empty, "--no-install"]).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toContain("pass --root the ctxkit repository's folder");
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
