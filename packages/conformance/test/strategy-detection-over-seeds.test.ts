@@ -16,6 +16,7 @@ const STRATEGY_CASES = [
   { flaw: "looks for another API's image part type, and so never applies", strategy: broken.dropsImagesOfAnotherType },
   { flaw: "takes every content part for text", strategy: broken.trimsPartsAsText },
   { flaw: "shortens by characters while adding tokens", strategy: broken.shortensByCharacters },
+  { flaw: "leaves a text part with no text in place of each non-text part", strategy: broken.corruptsNonTextParts },
 ];
 
 describe("the strategy check catches each broken strategy in every seed", () => {

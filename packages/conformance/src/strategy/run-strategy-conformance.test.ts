@@ -47,6 +47,7 @@ describe("runStrategyConformance", () => {
       broken.shortensByCharacters,
       /beyond a recorded shortening \(it has \d+ tokens, the original \d+/,
     ],
+    ["leaves a text part with no text in place of each non-text part", broken.corruptsNonTextParts, /a message no manager would accept/],
   ])("should fail a strategy that %s, with a counterexample", async (_flaw, strategy, reason) => {
     const result = await runStrategyConformance(strategy, { runs: 100, seed: 1 });
     expect(result.status).toBe("fail");

@@ -130,3 +130,28 @@ export const shortensByCharacters: Strategy = {
     return changed ? { view: createViewDraft(entries), applied: true } : { view, applied: false };
   },
 };
+
+/**
+ * Turns every part that is not text into a text part holding the part's `alt` text, which parts do not have:
+ * fewer tokens and the text kept, but `{ type: "text" }` with no `text` is a message no manager accepts.
+ */
+export const corruptsNonTextParts: Strategy = {
+  name: "corrupts-non-text-parts",
+  apply(view, context) {
+    const entries = view.entries.map((entry, index) => {
+      const { content } = entry.message;
+      if (!Array.isArray(content) || !content.some((part) => part.type !== "text")) return entry;
+      if (entry.source.kind !== "history" || !isProtectedEntry(view, index, context.protectFirst).canAlter) return entry;
+      const flattened = content.map((part) => (part.type === "text" ? part : { type: "text", text: (part as { alt?: string }).alt }));
+      const note = replaceEntryMessage(
+        entry,
+        { ...entry.message, content: flattened } as Message,
+        "corrupts-non-text-parts",
+        context.countMessage,
+      );
+      return note.tokens < entry.tokens ? note : entry;
+    });
+    const changed = entries.some((entry, index) => entry !== view.entries[index]);
+    return changed ? { view: createViewDraft(entries), applied: true } : { view, applied: false };
+  },
+};
