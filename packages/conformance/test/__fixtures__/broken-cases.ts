@@ -6,6 +6,7 @@ import type { SessionSettings } from "../../src/subject/session-settings.js";
 import type { ConformanceSubject } from "../../src/subject/subject.js";
 import * as broken from "./broken-modules.js";
 import { naiveKeepLast } from "./naive-keep-last.js";
+import { shrinksInItsOwnTokens } from "./overflow-shrink-modules.js";
 import { createSharedPinsFactory } from "./shared-pins-module.js";
 import { createSummarizingModule, summarizingOptions } from "./summarizer-input-module.js";
 import { createRestartableModule, restartableConfig } from "./restartable-module.js";
@@ -114,6 +115,13 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
     flaw: "recovers from an overflow with the same view",
     module: broken.recoversWithTheSameView,
     property: "recover-overflow",
+    shrinksSmall: false,
+  },
+  {
+    flaw: "shrinks in its own tokens after an overflow and scales the shrink down again",
+    module: shrinksInItsOwnTokens,
+    property: "recover-overflow",
+    reason: /holds the minimal view/,
     shrinksSmall: false,
   },
   { flaw: "under-reports its usage", module: broken.underReportsUsage, property: "usage" },
