@@ -1,51 +1,19 @@
 // A StrategyContext and ViewDraft built from plain messages, counted with the estimate counter, for direct strategy tests.
-import { estimateCounter, type ContextEventMap, type ContextEventName, type Message } from "@ctxkit/core";
-import {
-  countMessageTokens,
-  createMemoryStateStore,
-  createViewDraft,
-  deepFreeze,
-  repairToolPairs,
-  type StrategyContext,
-  type StrategyStateStore,
-  type ViewDraft,
-} from "@ctxkit/core/kit";
+import { estimateCounter, type Message } from "@ctxkit/core";
+import { countMessageTokens, createViewDraft, deepFreeze, repairToolPairs, type ViewDraft } from "@ctxkit/core/kit";
+import { createStrategyContext, type RecordingStrategyContext, type StrategyContextOptions } from "@ctxkit/conformance";
 
 export const counter = estimateCounter();
 export const countMessage = (message: Message): number => countMessageTokens(message, counter);
 
-export interface RecordedEvent {
-  event: ContextEventName;
-  payload: ContextEventMap[ContextEventName];
-}
+export type TestContextOptions = Pick<StrategyContextOptions, "history"> & Partial<Omit<StrategyContextOptions, "history">>;
 
-export interface TestContextOptions {
-  history: readonly Message[];
-  target?: number;
-  budget?: number;
-  protectFirst?: number;
-  signal?: AbortSignal;
-  state?: StrategyStateStore;
-}
+export type TestContext = RecordingStrategyContext;
 
-export type TestContext = StrategyContext & { readonly events: RecordedEvent[] };
-
-/** The target defaults to 50 000: room enough that `keepRecentTokens` alone decides the cut. */
+/** Counted with the estimate counter. The target defaults to 50 000: room enough that `keepRecentTokens` alone decides the cut. */
 export function createTestContext(options: TestContextOptions): TestContext {
-  const events: RecordedEvent[] = [];
   const target = options.target ?? 50_000;
-  return {
-    budget: options.budget ?? Math.ceil(target / 0.6),
-    target,
-    counter,
-    history: options.history,
-    signal: options.signal ?? new AbortController().signal,
-    protectFirst: options.protectFirst ?? 0,
-    state: options.state ?? createMemoryStateStore(),
-    emit: (event, payload) => void events.push({ event, payload }),
-    countMessage,
-    events,
-  };
+  return createStrategyContext({ counter, ...options, target, budget: options.budget ?? Math.ceil(target / 0.6) });
 }
 
 /** Deep-frozen copies, as a manager stores its history. */
