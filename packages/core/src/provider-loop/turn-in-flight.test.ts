@@ -44,4 +44,18 @@ describe("runTurn", () => {
     await expect(outcome).rejects.toThrow(/down/);
     expect(contents(await manager.getMessages())).toEqual(["a", "b", "another writer's"]);
   });
+
+  it("should take the turn out of a resumed session too, whose setMessages keeps its history", async () => {
+    const store = new MemoryMessageStore();
+    const earlier = await createContextManager({ store, tokenizer: "estimate" });
+    await earlier.addMessage(userMessage("a"));
+    const resumed = await createContextManager({ store, tokenizer: "estimate" });
+    expect(resumed.isResumed).toBe(true);
+    const outcome = runTurn(resumed, async (turn) => {
+      await turn.add([userMessage("b")]);
+      throw new Error("the provider is down");
+    });
+    await expect(outcome).rejects.toThrow(/down/);
+    expect(contents(await resumed.getMessages())).toEqual(["a"]);
+  });
 });

@@ -1,15 +1,6 @@
 // A provider call's messages in the manager only if the call succeeds: what a failed call added is taken back out.
 import type { Message } from "../messages/message.js";
-import type { ContextManager } from "../protocol.js";
-
-/** A manager that edits its history over what the caller read (`replaceMessages`), even a resumed journal. */
-interface ConditionalReplace {
-  replaceMessages(expected: readonly Message[], messages: Message[]): Promise<void>;
-}
-
-function canReplace(manager: ContextManager): manager is ContextManager & ConditionalReplace {
-  return typeof (manager as Partial<ConditionalReplace>).replaceMessages === "function";
-}
+import { canReplaceConditionally, type ContextManager } from "../protocol.js";
 
 function isSameMessage(held: Message | undefined, read: Message | undefined): boolean {
   return held === read || JSON.stringify(held) === JSON.stringify(read);
@@ -47,7 +38,8 @@ export class TurnInFlight {
   /**
    * Takes out what this call added, when the history is still what it read plus those messages. Another
    * writer's messages are never taken: with a message of theirs since (a shared session), the history stays.
-   * A manager with `replaceMessages` makes the edit only over the history it holds; one without it gets
+   * A manager with `replaceMessages` makes the edit only over the history it read here, a resumed journal too
+   * (a message another writer added in between rejects it, and the history stays); one without it gets
    * `setMessages`, which a resumed journal ignores (it keeps its history, and says so).
    */
   async undo(): Promise<void> {
@@ -56,7 +48,7 @@ export class TurnInFlight {
     if (now.length !== this.before.length + this.added) return;
     if (!this.before.every((message, index) => isSameMessage(now[index], message))) return;
     const restored = now.slice(0, this.before.length);
-    if (canReplace(this.manager)) await this.manager.replaceMessages(now, restored);
+    if (canReplaceConditionally(this.manager)) await this.manager.replaceMessages(now, restored);
     else await this.manager.setMessages(restored);
     this.added = 0;
   }
