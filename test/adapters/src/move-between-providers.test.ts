@@ -79,6 +79,25 @@ describe("a history moves between providers", () => {
     expect(toChatCompletionMessages(failed).at(-1)).toEqual({ role: "tool", tool_call_id: "toolu_01", content: "{}" });
   });
 
+  // (regression) The AI SDK's content output has no error flag: a failed result given as blocks lost is_error there.
+  it("should keep is_error from Anthropic through the AI SDK and back when the result's content is blocks", () => {
+    const blocksTurn = [
+      ...anthropicTurn.slice(0, 2),
+      {
+        role: "user" as const,
+        content: [
+          { type: "tool_result" as const, tool_use_id: "toolu_01", content: [{ type: "text" as const, text: "ENOENT" }], is_error: true },
+        ],
+      },
+    ];
+    const aiSdk = PROVIDERS.find((provider) => provider.name === "AI SDK")!;
+    const back = aiSdk.from(JSON.parse(JSON.stringify(aiSdk.to(fromAnthropicMessages(blocksTurn)))));
+    expect(back.at(-1)).toMatchObject({ role: "tool", tool_call_id: "toolu_01", is_error: true });
+    expect(toAnthropicMessages(back, { cache: false }).messages.at(-1)!.content).toEqual([
+      expect.objectContaining({ type: "tool_result", tool_use_id: "toolu_01", is_error: true }),
+    ]);
+  });
+
   it("should leave an AI SDK reasoning part out of an Anthropic request, and keep the rest", () => {
     const history = fromModelMessages([
       { role: "user", content: "Hi" },
