@@ -31,6 +31,7 @@ export { SUMMARY_SOURCE, isSummaryEntry, readSummaryCoverage } from "./messages/
 export {
   createBuiltInStrategy,
   BUILT_IN_STRATEGY_NAMES,
+  BUILT_IN_STRATEGY_SCHEMAS,
   type BuiltInStrategyName,
   type BuiltInStrategyOptions,
 } from "./strategies/built-in-strategies.js";

@@ -1,14 +1,15 @@
 // The built-in strategies by name, as a config or a mount plan selects them (with their options as data).
 import { ContextConfigError } from "../errors.js";
+import type { z } from "zod";
 import type { Strategy } from "../pipeline/strategy.js";
-import { clearToolResults, type ClearToolResultsOptions } from "./clear-tool-results.js";
-import { importance, type ImportanceOptions } from "./importance.js";
-import { microcompact, type MicrocompactOptions } from "./microcompact.js";
-import { offloadToolResults, type OffloadToolResultsOptions } from "./offload-tool-results.js";
-import { shortenToFit, type ShortenToFitOptions } from "./shorten-to-fit.js";
-import { slidingWindow, type SlidingWindowOptions } from "./sliding-window.js";
-import { trimLongText, type TrimLongTextOptions } from "./trim-long-text.js";
-import { truncate, type TruncateOptions } from "./truncate.js";
+import { clearToolResults, type ClearToolResultsOptions, optionsSchema as clearToolResultsSchema } from "./clear-tool-results.js";
+import { importance, type ImportanceOptions, optionsSchema as importanceSchema } from "./importance.js";
+import { microcompact, type MicrocompactOptions, optionsSchema as microcompactSchema } from "./microcompact.js";
+import { offloadToolResults, type OffloadToolResultsOptions, optionsSchema as offloadToolResultsSchema } from "./offload-tool-results.js";
+import { shortenToFit, type ShortenToFitOptions, optionsSchema as shortenToFitSchema } from "./shorten-to-fit.js";
+import { slidingWindow, type SlidingWindowOptions, optionsSchema as slidingWindowSchema } from "./sliding-window.js";
+import { trimLongText, type TrimLongTextOptions, optionsSchema as trimLongTextSchema } from "./trim-long-text.js";
+import { truncate, type TruncateOptions, optionsSchema as truncateSchema } from "./truncate.js";
 
 export interface BuiltInStrategyOptions {
   "clear-tool-results": ClearToolResultsOptions;
@@ -58,6 +59,21 @@ const FACTORIES: { readonly [Name in BuiltInStrategyName]: (options: never) => S
   microcompact,
   "offload-tool-results": offloadToolResults,
 };
+
+/**
+ * Each built-in strategy's options schema, by name: what `createBuiltInStrategy` checks its options with,
+ * for a tool that lists or checks the options (every config schema's property test walks them).
+ */
+export const BUILT_IN_STRATEGY_SCHEMAS: { readonly [Name in BuiltInStrategyName]: z.ZodType } = Object.freeze({
+  "clear-tool-results": clearToolResultsSchema,
+  "trim-long-text": trimLongTextSchema,
+  truncate: truncateSchema,
+  "shorten-to-fit": shortenToFitSchema,
+  "sliding-window": slidingWindowSchema,
+  importance: importanceSchema,
+  microcompact: microcompactSchema,
+  "offload-tool-results": offloadToolResultsSchema,
+});
 
 /** Every name `createBuiltInStrategy` accepts, the defaults first. */
 export const BUILT_IN_STRATEGY_NAMES: readonly BuiltInStrategyName[] = Object.freeze(Object.keys(FACTORIES) as BuiltInStrategyName[]);

@@ -31,7 +31,7 @@ export interface ClearToolResultsOptions {
 type Placeholder = (originalTokens: number, message: ToolMessage) => string;
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z.strictObject({
+export const optionsSchema = z.strictObject({
   keepRecent: z.number().int().nonnegative().default(5),
   placeholder: z
     .union([

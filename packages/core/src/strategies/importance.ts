@@ -27,7 +27,7 @@ export interface ImportanceOptions {
 const weight = z.number().nonnegative();
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z.strictObject({
+export const optionsSchema = z.strictObject({
   // `prefault`, not `default`: a missing `weights` is parsed as `{}`, so each weight gets its own default.
   weights: z
     .strictObject({

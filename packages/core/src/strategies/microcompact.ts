@@ -32,7 +32,7 @@ const RERUNNABLE = /(read|view|cat|grep|glob|search|find|list|ls|fetch|get|open|
 export const isRerunnableToolResult: ToolResultClassifier = (toolName) => RERUNNABLE.test(toolName);
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z.strictObject({
+export const optionsSchema = z.strictObject({
   keepRecent: z.number().int().nonnegative().default(3),
   idleMs: durationMsSchema.nullable().default(300_000),
   // A function given to `default` is called for the value, so the classifier is returned by one.

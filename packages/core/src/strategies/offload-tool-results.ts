@@ -19,7 +19,7 @@ export interface OffloadToolResultsOptions {
 }
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z.strictObject({
+export const optionsSchema = z.strictObject({
   minTokens: z.number().int().positive().default(1_000),
   keepRecent: z.number().int().nonnegative().default(1),
   previewChars: z.number().int().nonnegative().default(200),

@@ -21,7 +21,7 @@ export interface ShortenToFitOptions {
 }
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z.strictObject({
+export const optionsSchema = z.strictObject({
   maxTextChars: z.number().int().min(10).default(400),
   maxArgumentChars: z.number().int().min(10).default(120),
   maxIdentifiers: z.number().int().nonnegative().default(25),

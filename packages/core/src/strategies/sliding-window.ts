@@ -18,7 +18,7 @@ export interface SlidingWindowOptions {
 }
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z
+export const optionsSchema = z
   .strictObject({
     windowSize: z.number().int().positive().default(40),
     step: z.number().int().optional(),

@@ -20,7 +20,7 @@ export interface TrimLongTextOptions {
 }
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z
+export const optionsSchema = z
   .strictObject({
     maxChars: z.number().int().positive().default(20_000),
     headChars: z.number().int().nonnegative().optional(),

@@ -16,7 +16,7 @@ export interface TruncateOptions {
 }
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
-const optionsSchema = z.strictObject({
+export const optionsSchema = z.strictObject({
   protectFirst: z.number().int().nonnegative().default(0),
 });
 
