@@ -1,5 +1,6 @@
 // `pnpm new store|strategy|adapter NAME`: a package that installs, lints and typechecks at once, with its suite
 // already called; until the author writes the TODOs, the suite fails on them alone, each naming what to write.
+// `pnpm new package NAME`: a plain library package wired the same way, with no suite.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -9,12 +10,13 @@ import { syncManifest } from "./manifest-problems.mjs";
 
 const templates = fileURLToPath(new URL("templates/", import.meta.url));
 
-const USAGE = `Usage: pnpm new <store|strategy|adapter> <name> [--root DIR] [--no-install]
+const USAGE = `Usage: pnpm new <store|strategy|adapter|package> <name> [--root DIR] [--no-install]
 
 Scaffolds an extension with its conformance suite already called:
   store     packages/context-<name>   a MessageStore and its module (defineStoreModule)
   strategy  packages/strategy-<name>  a pipeline strategy and its module (meta, configSchema, createStrategy, mount)
   adapter   packages/<name>           to/from converters for one SDK's messages
+  package   packages/<name>           a plain library package (no suite): a function, its test and a README
 
 Then runs pnpm install. Its tests fail only on the TODOs, each naming the guide's section to read
 (contributing/add-a-store.md, add-a-strategy.md, add-an-adapter.md).
@@ -33,6 +35,8 @@ const KINDS = {
   store: { folder: (name) => `context-${name}`, guide: "contributing/add-a-store.md", zod: true },
   strategy: { folder: (name) => `strategy-${name}`, guide: "contributing/add-a-strategy.md", zod: true },
   adapter: { folder: (name) => name, guide: "contributing/add-an-adapter.md", zod: false },
+  // A plain library: no conformance suite to call, so no guide and no conformance dependency.
+  package: { folder: (name) => name, zod: false, plain: true },
 };
 
 class UsageError extends Error {}
@@ -52,8 +56,8 @@ function readArguments(argv) {
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
   const [kind, name, ...rest] = positionals;
-  if (kind === undefined) throw new UsageError("name what to scaffold: store, strategy or adapter");
-  if (!Object.hasOwn(KINDS, kind)) throw new UsageError(`"${kind}" is not store, strategy or adapter`);
+  if (kind === undefined) throw new UsageError("name what to scaffold: store, strategy, adapter or package");
+  if (!Object.hasOwn(KINDS, kind)) throw new UsageError(`"${kind}" is not store, strategy, adapter or package`);
   if (name === undefined) throw new UsageError(`name the ${kind}, e.g. pnpm new ${kind} sqlite`);
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}": give one kind and one name`);
   if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) {
@@ -109,7 +113,7 @@ function manifest(root, kind, names) {
     files: ["dist", "README.md"],
     scripts: { build: "tsup", typecheck: "tsc --noEmit -p tsconfig.json", lint: "tsc --noEmit -p tsconfig.json && publint" },
     dependencies: { "@ctxkit/core": "workspace:^", ...(KINDS[kind].zod ? { zod: core.dependencies.zod } : {}) },
-    devDependencies: { "@ctxkit/conformance": "workspace:^" },
+    devDependencies: KINDS[kind].plain ? {} : { "@ctxkit/conformance": "workspace:^" },
   });
 }
 
@@ -196,6 +200,14 @@ function main() {
       console.error("pnpm new: pnpm install failed (above); run it again once the network or the store is back");
       return 1;
     }
+  }
+  if (KINDS[options.kind].plain) {
+    console.log(`
+Next: write each TODO, then
+  pnpm exec vitest run --project ${folder}
+  pnpm --filter @ctxkit/${folder} typecheck
+  pnpm lint`);
+    return 0;
   }
   console.log(`
 Next, in ${KINDS[options.kind].guide}: write each TODO, then

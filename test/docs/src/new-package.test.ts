@@ -55,8 +55,8 @@ describe("pnpm new, given what it cannot use", () => {
   });
 
   it.each([
-    [[], "store, strategy or adapter"],
-    [["cache", "redis"], '"cache" is not store, strategy or adapter'],
+    [[], "store, strategy, adapter or package"],
+    [["cache", "redis"], '"cache" is not store, strategy, adapter or package'],
     [["store"], "name the store"],
     [["store", "Big_Store"], "is not a package name"],
     [["store", "one", "two"], 'unexpected argument "two"'],
@@ -85,12 +85,13 @@ describe("pnpm new, given a folder that is not the repository", () => {
   });
 });
 
-describe("pnpm new store, strategy and adapter", () => {
+describe("pnpm new store, strategy, adapter and package", () => {
   beforeAll(async () => {
     for (const [kind, name] of [
       ["store", "demo-kv"],
       ["strategy", "keep-last"],
       ["adapter", "plain-chat"],
+      ["package", "word-tools"],
     ]) {
       const { code, output } = await scaffold(kind!, name!);
       expect(output, output).toContain("Wrote");
@@ -117,8 +118,28 @@ describe("pnpm new store, strategy and adapter", () => {
       "@ctxkit/context-demo-kv",
       "@ctxkit/plain-chat",
       "@ctxkit/strategy-keep-last",
+      "@ctxkit/word-tools",
       "zod",
     ]);
+  });
+
+  it("should write a plain package wired like the others, with a passing test and no suite to call", () => {
+    const manifest = JSON.parse(read("packages/word-tools/package.json"));
+    expect(manifest).toMatchObject({
+      name: "@ctxkit/word-tools",
+      license: "MIT",
+      type: "module",
+      repository: { directory: "packages/word-tools" },
+      exports: { ".": { "@ctxkit/source": "./src/index.ts" } },
+      publishConfig: { exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } } },
+    });
+    expect(manifest.devDependencies).toEqual({});
+    expect(read("packages/word-tools/vitest.config.ts")).toContain('definePackageTestConfig("word-tools")');
+    expect(read("packages/word-tools/tsup.config.ts")).toContain("definePackageConfig()");
+    expect(read("packages/word-tools/src/index.ts")).toContain('export { wordTools } from "./word-tools.js"');
+    expect(read("packages/word-tools/src/word-tools.test.ts")).toContain('expect(wordTools()).toBe("word-tools")');
+    expect(read("packages/word-tools/README.md")).toContain('import { wordTools } from "@ctxkit/word-tools"');
+    expect(read(".changeset/word-tools.md")).toContain('"@ctxkit/word-tools": minor');
   });
 
   it("should call each suite, and give each TODO stub a section of its guide that exists", () => {
