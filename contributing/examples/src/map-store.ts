@@ -1,6 +1,6 @@
 // The smallest real MessageStore: sessions live in a Map shared by every store made with it, as on a key-value server.
-import { ContextClosedError, type Message } from "@ctxkit/core";
-import type { MessageStore, StateChange, StateSnapshot, StoredSession } from "@ctxkit/core/kit";
+import { ContextClosedError, ContextHistoryConflictError, type Message } from "@ctxkit/core";
+import type { MessageStore, ReplaceExpectation, StateChange, StateSnapshot, StoredSession } from "@ctxkit/core/kit";
 
 /** One session as the "server" keeps it. */
 interface MapSession {
@@ -44,8 +44,11 @@ export class MapMessageStore implements MessageStore {
     else values.set(change.key, change.value);
   }
 
-  async replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+  async replace(messages: readonly Message[], state: StateSnapshot, expected?: ReplaceExpectation): Promise<void> {
     const session = this.session();
+    // An edit made for a caller applies only over the history it read; nothing changes otherwise.
+    if (expected !== undefined && expected.length !== session.messages.length)
+      throw new ContextHistoryConflictError(this.location, expected.length);
     // Both fields before any await: the old content or the new, never a mix (the contract's atomic replace).
     session.messages = messages.slice();
     session.state = copyState(state);

@@ -1,6 +1,6 @@
 // The store suite on in-memory stores: a healthy one, and others each broken in one way its hooks reveal.
-import { ContextClosedError, ContextError, ContextStateConflictError, type Message } from "@ctxkit/core";
-import type { MessageStore } from "@ctxkit/core/kit";
+import { ContextClosedError, ContextError, ContextHistoryConflictError, ContextStateConflictError, type Message } from "@ctxkit/core";
+import type { MessageStore, ReplaceExpectation } from "@ctxkit/core/kit";
 import type { StateChange, StateSnapshot, StoredSession, StoreUpdate } from "@ctxkit/core/kit";
 import { describeMessageStore } from "../../../src/vitest.js";
 
@@ -13,6 +13,8 @@ interface Stored {
   versions: Map<string, number>;
   isCorrupt: boolean;
   isStateCorrupt: boolean;
+  /** Bumped by every replace: a conditional replace checks it is still the one its store last saw. */
+  generation: number;
 }
 
 /** How this store reaches its data: normally, over a network a test froze, or at a server that never answers. */
@@ -50,6 +52,7 @@ class SharedStore implements MessageStore {
   /** The state versions this store last loaded, synced or wrote. */
   private seen = new Map<string, number>();
   private seenMessages = 0;
+  private seenGeneration = 0;
 
   constructor(
     readonly sessionId: string,
@@ -64,7 +67,7 @@ class SharedStore implements MessageStore {
     if (data === undefined)
       this.sessions.set(
         this.sessionId,
-        (data = { messages: [], state: new Map(), versions: new Map(), isCorrupt: false, isStateCorrupt: false }),
+        (data = { messages: [], state: new Map(), versions: new Map(), isCorrupt: false, isStateCorrupt: false, generation: 0 }),
       );
     return data;
   }
@@ -92,6 +95,7 @@ class SharedStore implements MessageStore {
     }
     this.seen = new Map(this.data.versions);
     this.seenMessages = this.data.messages.length;
+    this.seenGeneration = this.data.generation;
     return { messages: this.data.messages.slice(), state: copyState(this.data.state) };
   }
 
@@ -100,6 +104,7 @@ class SharedStore implements MessageStore {
     const messages = this.data.messages.slice(this.seenMessages);
     this.seenMessages = this.data.messages.length;
     this.seen = new Map(this.data.versions);
+    this.seenGeneration = this.data.generation;
     return { kind: "appended", messages, state: copyState(this.data.state) };
   }
 
@@ -127,16 +132,28 @@ class SharedStore implements MessageStore {
     else values.set(change.key, change.value);
   }
 
-  async replace(messages: readonly Message[], state: StateSnapshot): Promise<void> {
+  async replace(messages: readonly Message[], state: StateSnapshot, expected?: ReplaceExpectation): Promise<void> {
+    if (expected !== undefined && (this.data.generation !== this.seenGeneration || this.data.messages.length !== expected.length))
+      throw new ContextHistoryConflictError(this.location, expected.length);
+    const generation = this.data.generation + 1;
+    this.seenGeneration = generation;
     if (this.flaw === "replaces-in-place") {
       // The flaw: the old content goes first, then the new arrives one write at a time.
+      this.data.generation = generation;
       this.data.messages = [];
       this.data.state = new Map();
       for (const message of messages) await this.append(message);
       for (const [strategy, values] of state) for (const [key, value] of values) await this.writeState({ strategy, key, value });
       return;
     }
-    const staged = { messages: messages.slice(), state: copyState(state), versions: new Map(), isCorrupt: false, isStateCorrupt: false };
+    const staged = {
+      messages: messages.slice(),
+      state: copyState(state),
+      versions: new Map(),
+      isCorrupt: false,
+      isStateCorrupt: false,
+      generation,
+    };
     for (let index = 0; index < messages.length; index += 1) this.step();
     this.sessions.set(this.sessionId, staged);
   }
