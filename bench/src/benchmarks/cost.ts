@@ -6,14 +6,22 @@ import { formatBudget, formatRatio, formatShare } from "../lib/format.js";
 import { formatDuration } from "../lib/measure.js";
 import { runJobsInChild } from "../lib/run-jobs-in-child.js";
 import { formatMarkdownTable } from "../lib/table.js";
-import { addTotals, emptyTotals, type ViewTotals } from "../replay/view-judge.js";
+import {
+  ANTHROPIC_PRICING,
+  addTotals,
+  emptyCostTotals,
+  emptyTotals,
+  factsUsedByCalls,
+  MAX_EARLIER_MESSAGES,
+  MIN_CACHED_TOKENS,
+  OPENAI_PRICING,
+  PRICE_MODELS,
+  type ViewTotals,
+} from "@ctxkit/cli/replay";
 import { listTranscripts, readTranscript, TRANSCRIPTS_FOLDER, transcriptLabel } from "../sessions/real-transcripts.js";
 import { renderCostChart, type ChartPoint } from "../cost/cost-chart.js";
 import type { CostJob, CostReport, CostTotals } from "../cost/cost-protocol.js";
-import { emptyCostTotals } from "../cost/cost-replay.js";
 import { COST_SYSTEMS } from "../cost/cost-systems.js";
-import { factsUsedByCalls, MAX_EARLIER_MESSAGES } from "../cost/extract-facts.js";
-import { ANTHROPIC_PRICING, MIN_CACHED_TOKENS, OPENAI_PRICING, PRICE_MODELS } from "../cost/prompt-cache-pricing.js";
 
 export const name = "cost";
 export const description =

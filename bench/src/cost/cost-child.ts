@@ -1,11 +1,9 @@
 // Child process of the cost benchmark: replays transcripts through one system at each budget, pricing and judging every view.
+import { type CostReplayInput, factsUsedByCalls, MessageFacts, replayCost } from "@ctxkit/cli/replay";
 import { serveJobs } from "../lib/run-jobs-in-child.js";
-import { MessageFacts } from "../replay/view-judge.js";
 import { readTranscript } from "../sessions/real-transcripts.js";
 import type { CostJob, CostReport } from "./cost-protocol.js";
-import { type CostReplayInput, replayCost } from "./cost-replay.js";
 import { findCostSystem } from "./cost-systems.js";
-import { factsUsedByCalls } from "./extract-facts.js";
 
 /** Messages and token counts are shared by every job of this process on the same transcript. */
 const facts = new MessageFacts();

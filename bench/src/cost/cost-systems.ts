@@ -1,19 +1,16 @@
 // Every system the cost benchmark replays, by label: baselines, the peers as the bench runs them, ctxkit's presets and mixes.
+import { managerSystem, type ReplaySession, type ReplaySystem } from "@ctxkit/cli/replay";
 import { createSimpleContext, type SimpleContextConfig } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
 import { createSessionMemoryStrategy, createSummaryStrategy } from "@ctxkit/strategy-summary";
-import { createMeter, isRefusal } from "../peers/context-system.js";
+import { createMeter } from "../peers/context-system.js";
 import { MemoizedListCounter } from "../peers/memoized-list-counter.js";
 import { maskObservations, truncateToBudget } from "./observation-masking.js";
 
-/** One replay at one budget: messages arrive, and before each model call the view is asked for. */
-export interface CostSession {
-  add(message: Message): Promise<void> | void;
-  /** The view, or "refused" (ctxkit's `ContextBudgetError`). */
-  request(): Promise<Message[] | "refused">;
-}
+/** One replay at one budget, as @ctxkit/cli's replay library drives it. */
+export type CostSession = ReplaySession;
 
-export interface CostSystem {
+export interface CostSystem extends ReplaySystem {
   readonly label: string;
   /** One line for the notes: what exactly runs. */
   readonly summary: string;
@@ -41,27 +38,9 @@ function stateless(
   };
 }
 
+/** ctxkit over context-simple, replayed as `ctxkit replay` replays a configuration. */
 function ctxkit(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
-  return {
-    label,
-    summary,
-    create(budget) {
-      const manager = createSimpleContext(config());
-      return {
-        add: (message) => manager.addMessage(message),
-        async request() {
-          // Background work (a session memory's summary) finishes first, so the replay does not depend on timing.
-          await manager.flushBackground();
-          try {
-            return await manager.getMessagesForRequest({ tokenBudget: budget });
-          } catch (error) {
-            if (isRefusal(error)) return "refused";
-            throw error;
-          }
-        },
-      };
-    },
-  };
+  return { label, summary, ...managerSystem((onEvent) => createSimpleContext({ ...config(), onEvent })) };
 }
 
 /** A variant of the default with one lever taken out. */

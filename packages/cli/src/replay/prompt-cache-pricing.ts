@@ -13,10 +13,23 @@ export interface PriceModel {
 
 /** A cache breakpoint at the end of every request: the cached prefix is read at 0.1×, everything else written at 1.25×. */
 export const ANTHROPIC_PRICING: PriceModel = { name: "Anthropic", cacheRead: 0.1, uncached: 1.25 };
-/** Automatic caching: the cached prefix is read at 0.1× (as the brief's model fixes it), the rest at 1×. */
+/**
+ * Automatic caching: the cached prefix is read at 0.1×, the rest at 1× with no write premium. 0.1× is the
+ * cost benchmark's fixed model (the newest models' discount); older models read at 0.5×: pass `cacheRead`.
+ */
 export const OPENAI_PRICING: PriceModel = { name: "OpenAI", cacheRead: 0.1, uncached: 1 };
+/** No prompt cache: every input token at the base price, so the cost is the tokens sent. */
+export const NO_CACHE_PRICING: PriceModel = { name: "none", cacheRead: 1, uncached: 1 };
 
+/** The two provider models the cost benchmark reports side by side. */
 export const PRICE_MODELS: readonly PriceModel[] = [ANTHROPIC_PRICING, OPENAI_PRICING];
+
+/** Every price model by the name a command line gives it. */
+export const PRICING_BY_NAME: Readonly<Record<"anthropic" | "openai" | "none", PriceModel>> = {
+  anthropic: ANTHROPIC_PRICING,
+  openai: OPENAI_PRICING,
+  none: NO_CACHE_PRICING,
+};
 
 /**
  * Tokens of the leading messages of `current` identical to `previous`'s (compared by key: the message's
