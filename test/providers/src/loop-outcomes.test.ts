@@ -5,12 +5,13 @@ import Anthropic from "@anthropic-ai/sdk";
 import { contextMiddleware } from "@ctxkit/ai-sdk";
 import { contextMessages } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
+import type { ScriptedUsage } from "@ctxkit/conformance";
 import { ContextOverflowError, type ContextEventMap, type EventHandler } from "@ctxkit/core";
 import { contextChatCompletions, contextResponses } from "@ctxkit/openai";
 import { generateText, wrapLanguageModel } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedProvider, type ScriptedProvider, type ScriptedUsage } from "./scripted-provider.js";
+import { startScriptedProvider, type ScriptedProvider } from "./scripted-provider.js";
 
 let server: ScriptedProvider;
 beforeAll(async () => {

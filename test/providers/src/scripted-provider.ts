@@ -1,21 +1,13 @@
 // One loopback server that answers the Messages, Chat Completions and Responses APIs as a script says: an
 // answer with the usage the test chooses (malformed ones included), or a rejection of every request as too long.
 // Each request is first held to the kit's strict rules for its API, so a loop that sends a bad request fails.
-import { checkAnthropicRequest, checkChatCompletionRequest } from "@ctxkit/conformance";
+import { checkAnthropicRequest, checkChatCompletionRequest, type ScriptedReply } from "@ctxkit/conformance";
 import { anthropicError } from "./anthropic-imitation.js";
 import { startLoopbackServer, type LoopbackServer, type Reply } from "./loopback-server.js";
 import { openAIError, openAIId } from "./openai-errors.js";
 
-/** A provider's usage by meaning: each figure goes into the API's own field; `undefined` leaves the field out. */
-export interface ScriptedUsage {
-  /** The prompt's tokens (Anthropic: those after the last cache breakpoint). */
-  input?: unknown;
-  /** Anthropic's `cache_read_input_tokens`, added to the prompt's count; the OpenAI APIs have no such sum. */
-  cacheRead?: unknown;
-  output?: unknown;
-}
-
-export type ScriptedAnswer = { kind: "answer"; text: string; usage: ScriptedUsage | null } | { kind: "too-long" };
+/** How every request is answered, as the kit's loop checks script it (`usage` figures go into each API's own fields). */
+export type ScriptedAnswer = ScriptedReply;
 
 export interface ScriptedProvider extends LoopbackServer {
   /** How every request is answered until it is set again. */
