@@ -50,14 +50,21 @@ export interface ProviderCounting {
   readonly laterTurns: number;
 }
 
-const providerCountingArbitrary: fc.Arbitrary<ProviderCounting> = fc.record({
-  ratio: fc.integer({ min: 12, max: 20 }).map((tenths) => tenths / 10),
-  sentences: fc.integer({ min: 30, max: 60 }),
-  turns: fc.integer({ min: 3, max: 5 }),
-  laterTurns: fc.integer({ min: 1, max: 3 }),
-});
+// In one run of four: a few requests each, but over a store on a server they add up.
+const providerCountingArbitrary: fc.Arbitrary<ProviderCounting | null> = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 3 },
+  {
+    arbitrary: fc.record({
+      ratio: fc.integer({ min: 12, max: 20 }).map((tenths) => tenths / 10),
+      sentences: fc.integer({ min: 30, max: 60 }),
+      turns: fc.integer({ min: 2, max: 4 }),
+      laterTurns: fc.integer({ min: 1, max: 2 }),
+    }),
+    weight: 1,
+  },
+);
 
-export const recoverOverflowProperty = defineProperty<{ session: Session; counting: ProviderCounting }>({
+export const recoverOverflowProperty = defineProperty<{ session: Session; counting: ProviderCounting | null }>({
   name: "recover-overflow",
   title: "should return a smaller view after a context overflow, and keep serving a provider that counts more",
   invariant:
@@ -66,7 +73,7 @@ export const recoverOverflowProperty = defineProperty<{ session: Session; counti
   arbitrary: () => fc.record({ session: sessionArbitrary({ broken: true, maxEarlyRequests: 1 }), counting: providerCountingArbitrary }),
   async check({ session, counting }, context) {
     await withManager(context, (driver) => checkSmallerView(driver, session));
-    await withManager(context, (driver) => checkKeepsServing(driver, counting));
+    if (counting !== null) await withManager(context, (driver) => checkKeepsServing(driver, counting));
   },
 });
 
