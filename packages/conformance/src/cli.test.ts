@@ -131,7 +131,16 @@ describe("ctxkit-conformance main()", () => {
   });
 
   it("should check several modules in turn and fail if any fails", async () => {
-    const { code, stdout } = await run([contextSimpleSource, path.join(fixtures, "mounts-nothing.mjs"), "--runs", "2", "--json"]);
+    // A fixed seed: two runs of a property may, on some seeds, exercise nothing it checks, which fails it.
+    const { code, stdout } = await run([
+      contextSimpleSource,
+      path.join(fixtures, "mounts-nothing.mjs"),
+      "--runs",
+      "2",
+      "--seed",
+      "1",
+      "--json",
+    ]);
     const reports = JSON.parse(stdout) as ConformanceReport[];
     expect(reports.map((report) => [report.subject, report.passed])).toEqual([
       ["context-simple", true],
@@ -181,7 +190,8 @@ const skipReason = isBuilt ? "" : " (skipped: run `pnpm build` first, there is n
 
 describe(`the built ctxkit-conformance binary${skipReason}`, () => {
   it.skipIf(!isBuilt)("should exit 0 on the context-simple folder and print a JSON report", () => {
-    const child = spawnSync(process.execPath, [builtCli, "../context-simple", "--runs", "5", "--json"], {
+    // A fixed seed: five runs of a property may, on some seeds, exercise nothing it checks, which fails it.
+    const child = spawnSync(process.execPath, [builtCli, "../context-simple", "--runs", "5", "--seed", "3", "--json"], {
       cwd: packageRoot,
       encoding: "utf8",
     });

@@ -17,6 +17,7 @@ import {
   type ConformanceOptions,
 } from "./runner/run-conformance.js";
 import { runProperty, runsFor } from "./runner/run-property.js";
+import { withStepTimeout } from "./runner/step-timeout.js";
 import { listStructuralChecks, runStructuralCheck } from "./runner/structural-checks.js";
 import { runStrategyConformance, type StrategyConformanceOptions, type StrategySubject } from "./strategy/run-strategy-conformance.js";
 import type { ResolvedCapabilities } from "./subject/capabilities.js";
@@ -76,6 +77,9 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
   const seed = settings.seed ?? createSeed();
   const runs = settings.runs ?? DEFAULT_RUNS;
   const timeout = settings.testTimeoutMs ?? 300_000;
+  const stepTimeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Set once a step outran its bound: every later property would wait as long again, so it is not run.
+  let unfinished: string | undefined;
   const isSelected = (checkName: string) => settings.only === undefined || settings.only.includes(checkName);
 
   describe(`${name} keeps the ctxkit contract`, async () => {
@@ -85,7 +89,8 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
       describe("structure", () => {
         for (const check of structuralChecks) {
           it(`should pass: ${check.description}`, async () => {
-            const result = await runStructuralCheck(check);
+            const result = await runStructuralCheck(check, { timeoutMs: stepTimeoutMs });
+            if (result.unfinished !== undefined) unfinished ??= `${check.name} did not finish`;
             if (result.status === "fail") throw new Error(`${check.name}: ${result.reason}`);
           });
         }
@@ -95,7 +100,10 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
     let capabilities: ResolvedCapabilities | undefined;
     let probeError = "";
     try {
-      capabilities = await probeCapabilities(resolved, settings.capabilities);
+      capabilities = await withStepTimeout(probeCapabilities(resolved, settings.capabilities), {
+        step: "mounting a manager to learn its capabilities",
+        timeoutMs: stepTimeoutMs,
+      });
     } catch (error) {
       probeError = error instanceof Error ? error.message : String(error);
     }
@@ -126,14 +134,13 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
           }
           it(
             `${property.title} (${property.name}, ${runsFor(property, runs)} runs)`,
-            async () => {
-              const result = await runProperty(property, context, {
-                runs,
-                seed,
-                path: settings.path,
-                timeoutMs: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-              });
+            async (test) => {
+              if (unfinished !== undefined) throw new Error(`${property.name}: not run: ${unfinished}`);
+              const result = await runProperty(property, context, { runs, seed, path: settings.path, timeoutMs: stepTimeoutMs });
+              if (result.unfinished !== undefined) unfinished = `${property.name} did not finish`;
               if (result.status === "fail") throw new Error(failureMessage(result));
+              // Nothing to exercise on this subject (offloading not configured, say): a skip that says why.
+              if (result.status === "skip") test.skip(result.reason);
             },
             timeout,
           );

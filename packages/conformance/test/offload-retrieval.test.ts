@@ -12,7 +12,14 @@ describe("offload-retrieval on context-simple with offload-tool-results", () => 
     const report = await runConformance(contextSimple, { ...offloading, only: ["offload-retrieval"], runs: DEFAULT_RUNS, seed: 1 });
     expect(report.checks[0]?.reason).toBeUndefined();
     // Not a vacuous pass: the runs met and followed offload references.
-    const references = Number(/^(\d+) offload reference/.exec(report.checks[0]?.note ?? "")?.[1] ?? 0);
-    expect(references).toBeGreaterThan(20);
+    expect(report.checks[0]?.exercised).toMatchObject({ what: "offload references retrieved" });
+    expect(report.checks[0]?.exercised?.count).toBeGreaterThan(20);
+  });
+
+  // Core's default pipeline offloads nothing: the property used to pass there, having retrieved 0 references.
+  it("should skip, saying why, on a setup that offloads nothing (regression)", async () => {
+    const report = await runConformance(contextSimple, { only: ["offload-retrieval"], runs: DEFAULT_RUNS, seed: 1 });
+    expect(report.checks[0]).toMatchObject({ status: "skip", exercised: { count: 0 } });
+    expect(report.checks[0]?.reason).toMatch(/^the setup offloads no tool result: .*put offload-tool-results in its strategies/);
   });
 });

@@ -118,7 +118,7 @@ describe("packed packages installed with npm", () => {
   });
 
   it("should run the ctxkit-conformance command with npx", async () => {
-    const { stdout } = await run("npx", ["--no-install", "ctxkit-conformance", "@ctxkit/context-simple", "--runs", "3", "--no-color"], {
+    const { stdout } = await run("npx", ["--no-install", "ctxkit-conformance", "@ctxkit/context-simple", "--runs", "3", "--seed", "1", "--no-color"], {
       cwd: project.folder,
       env: userEnvironment,
       timeout: 120_000,

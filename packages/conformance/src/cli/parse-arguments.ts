@@ -27,7 +27,11 @@ export interface CliSettings {
 export const USAGE = `Usage: ctxkit-conformance <module…> [options]
 
 Loads each context module (a path, a folder or a package name), mounts it on a fresh coordinator,
-runs the ctxkit conformance checks and prints a report. Exits 1 if any check fails, 2 on a usage error.
+runs the ctxkit conformance checks and prints a report, then exits by itself.
+
+Exit codes: 0 every check passed; 1 a check failed, a property never exercised what it checks, a step
+did not finish within --timeout (the run is incomplete), or the module kept the process alive after
+its report (a handle left open); 2 a usage error.
 
 Options:
   --runs <n>       runs per property (default 100)
@@ -47,7 +51,9 @@ Options:
   --capabilities <list>  comma-separated: a name requires it, -name skips it
                    (compact, recoverOverflow, usage, events)
   --concurrent-adds <n>  addMessage calls the concurrency property fires at once (default 50)
-  --timeout <ms>   longest a single run may take (default 30000)
+  --timeout <ms>   longest any one step may take: importing the module, a mount, one run of a
+                   property (default 30000). A step that takes longer fails, naming the call that
+                   never returned; the checks after it are not run, and the exit code is 1
   --json           print the report as JSON on stdout
   --no-color       plain text even on a terminal
   -h, --help       show this help`;

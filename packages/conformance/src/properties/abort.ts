@@ -30,6 +30,7 @@ export const abortProperty = defineProperty({
   title: "should settle an aborted request at once and keep working",
   invariant:
     "A request whose signal is already aborted rejects; one aborted while it runs settles promptly; afterwards the history is unchanged and later calls work.",
+  exercises: { tally: "rejected", what: "aborted requests rejected" },
   arbitrary: () => fc.record({ history: historyArbitrary({ broken: true, maxSegments: 8 }), budget: budgetArbitrary({ min: 64 }) }),
   async check({ history, budget }, context) {
     await withManager(context, async (driver) => {

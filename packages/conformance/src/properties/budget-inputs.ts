@@ -35,6 +35,7 @@ export const budgetInputsProperty = defineProperty({
   title: "should refuse a budget input that is not a count with a typed error",
   invariant:
     "A tokenBudget, contextWindow or maxOutputTokens that is NaN, negative, infinite or not a number, or a provider without getInfo, gives a ctxkit error (or, for a window it can read, a view within it), and changes nothing.",
+  exercises: { tally: "calls:getMessagesForRequest", what: "requests with odd budget inputs" },
   runsFactor: 0.2,
   arbitrary: () => historyArbitrary({ maxSegments: 6 }),
   async check(history, context) {

@@ -22,6 +22,7 @@ export const clearProperty = defineProperty({
   title: "should behave like a fresh instance after clear()",
   invariant:
     "After clear(), getMessages() and the view are empty, and a session played afterwards gives, request after request, the same history and views as a fresh instance given only that session.",
+  exercises: { tally: "calls:clear", what: "clear() calls" },
   arbitrary: () =>
     fc.record({
       before: historyArbitrary({ broken: true }),

@@ -15,6 +15,7 @@ export const compactProperty = defineProperty({
   title: "should compact on demand, within the budget, and commit it",
   invariant:
     "compact() returns tokensAfter ≤ tokensBefore and ≤ the budget (or throws a justified ContextBudgetError), leaves the history unchanged, and the next view is valid and no larger than tokensAfter; it reports compacted: true exactly when the view it leaves differs from the one before it.",
+  exercises: { tally: "calls:compact", what: "compact() calls" },
   requires: "compact",
   arbitrary: () => sessionArbitrary({ broken: true, maxEarlyRequests: 2 }),
   async check(session, context) {

@@ -20,6 +20,7 @@ export const compactionFrequencyProperty = defineProperty({
   title: "should not compact while the previous view plus what was added fits with room to spare",
   invariant: `When the previous view plus the messages added since (and any repairs) fits in ${ROOMY_SHARE * 100}% of the budget (core's exact count), the next view begins with the previous view, whatever events it announces, unless a compaction with reason \`limit\` (a message window that moved) dropped messages.`,
   // Half the runs: each walks a whole session, as prefix-stability does, and the two share most cases.
+  exercises: { tally: "requests", what: "follow-up requests compared" },
   runsFactor: 0.5,
   arbitrary: () =>
     sessionArbitrary({

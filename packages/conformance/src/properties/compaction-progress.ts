@@ -5,7 +5,7 @@ import { isDeepEqual } from "../checks/deep-equal.js";
 import { describeRequest, expectViewOrBudgetError } from "../checks/view-checks.js";
 import { expectThat, preview } from "../checks/violation.js";
 import type { RecordedEvent } from "../subject/record-events.js";
-import { defineProperty, withManager } from "./property.js";
+import { defineProperty, withManager, COMPACTIONS_EXERCISED } from "./property.js";
 
 /** Requests repeated with nothing new: one would show a loop that compacts on every call, two one that alternates. */
 const REPEATS = 2;
@@ -57,6 +57,7 @@ export const compactionProgressProperty = defineProperty({
   title: "should reach each compaction's target or say why not, and not compact again when nothing new arrived (no compaction loop)",
   invariant:
     "Each post_compact names its target and, exactly when its view ended above it, why (shortOfTarget: what may not be dropped passes the target, or the strategies stopped short). Once a request returned a view, the same request repeated with nothing added announces no compaction and returns the same view.",
+  exercises: COMPACTIONS_EXERCISED,
   requires: "events",
   arbitrary: () => sessionArbitrary({ broken: true, maxEarlyRequests: 2 }),
   async check(session, context) {

@@ -47,6 +47,7 @@ export const concurrencyProperty = defineProperty<ConcurrencyInput>({
   title: "should serialize concurrent calls in call order",
   invariant:
     "Concurrent addMessage calls (50 by default) all land, in call order, and views and histories requested among them each reflect exactly the calls made before them.",
+  exercises: { tally: "calls:addMessage", what: "addMessage calls" },
   runsFactor: 0.3,
   arbitrary: (context) =>
     fc.record({

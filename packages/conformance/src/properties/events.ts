@@ -7,7 +7,7 @@ import { describeRequest, expectViewOrBudgetError } from "../checks/view-checks.
 import { expectThat, preview } from "../checks/violation.js";
 import type { RequestOutcome } from "../subject/manager-driver.js";
 import type { RecordedEvent } from "../subject/record-events.js";
-import { defineProperty, withManager } from "./property.js";
+import { defineProperty, withManager, COMPACTIONS_EXERCISED } from "./property.js";
 
 interface CompactionFigures {
   messageCount: number;
@@ -101,6 +101,7 @@ export const eventsProperty = defineProperty({
   title: "should announce compactions and repairs consistently with the views",
   invariant:
     "pre_compact and post_compact come in pairs whose counts match the views (and usage()), a view with no compaction announced is the whole repaired history, and each repair is announced with context:repair.",
+  exercises: COMPACTIONS_EXERCISED,
   requires: "events",
   arbitrary: () => sessionArbitrary({ broken: true }),
   async check(session, context) {

@@ -6,7 +6,7 @@ import { expectThat, preview } from "../checks/violation.js";
 import { sessionArbitrary, type Session } from "../arbitraries/session-arbitrary.js";
 import type { ManagerDriver, RequestOutcome } from "../subject/manager-driver.js";
 import { isSameOutcome, previewOutcome } from "./outcome-equality.js";
-import { defineProperty, withManager } from "./property.js";
+import { defineProperty, withManager, COMPACTIONS_EXERCISED } from "./property.js";
 import { createOverflowError } from "./recover-overflow.js";
 import { scribbleOnArray, scribbleOnMessage } from "./scribble.js";
 import type { ContextManager, Message, RequestOptions } from "@ctxkit/core";
@@ -88,6 +88,7 @@ export const nonDestructiveProperty = defineProperty({
   title: "should never rewrite the history or the caller's objects",
   invariant:
     "getMessages() always returns every message added, equal to what was given and in order, whatever views were built; the caller's objects (given to addMessage, setMessages or recoverOverflow) are never mutated, and mutating or freezing anything the caller gave or got back changes no later result.",
+  exercises: COMPACTIONS_EXERCISED,
   arbitrary: () => sessionArbitrary({ broken: true }),
   async check(session, context) {
     const control = await withManager(context, async (driver) => (await driver.walk(session)).outcomes);

@@ -82,9 +82,14 @@ export const offloadRetrievalProperty = defineProperty({
     "Calling retrieve_tool_result (core's context tools over the manager) with the arguments an offload reference in a view gives returns the whole text of the history result that reference replaced, even when later turns reuse its tool-call id.",
   // Cheap per run, and a repeated id reaches an offloaded result in only some sessions: twice the runs, so no seed misses it.
   runsFactor: 2,
-  describeTally: (tally) => {
-    const references = tally.get("references") ?? 0;
-    return `${references} offload reference(s) retrieved`;
+  exercises: {
+    tally: "references",
+    what: "offload references retrieved",
+    // Offloading is a strategy a setup may leave out (core's default pipeline does): then there is nothing
+    // to retrieve, and a pass would claim what was never checked.
+    unreachable: (_context, tally) =>
+      `the setup offloads no tool result: none of ${tally.get("views") ?? 0} views over large tool outputs held an offload reference ` +
+      `(put offload-tool-results in its strategies to check retrieval)`,
   },
   arbitrary: () =>
     fc

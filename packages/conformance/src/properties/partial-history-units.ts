@@ -11,6 +11,7 @@ export const partialHistoryUnitsProperty = defineProperty({
   title: "should hand out whole tool units wherever it returns part of a history",
   invariant:
     "Each batch of history messages sent to the summarizer the kit supplied holds whole tool units: every call with all of its results right after it, and no result without its call.",
+  exercises: { tally: "calls", what: "summarizer calls checked" },
   skipReason: (context) =>
     context.features?.summarizer === true
       ? undefined

@@ -33,6 +33,26 @@ export interface SubjectFeatures {
   readonly sharedStore?: boolean | undefined;
 }
 
+/** What a property's runs exercise, read from the tally the runner keeps for it. */
+export interface PropertyExercise {
+  /**
+   * The tally key that counts it: one the property adds itself (`addToTally`), or one the runner keeps for
+   * every property: `views` (requests that returned a view), `compactions` (pre_compact events heard),
+   * `rejected` (calls that rejected), `calls:<method>` (calls of that manager method).
+   */
+  readonly tally: string;
+  /** What it is, in the report's words: "views with a compaction", "offload references retrieved". */
+  readonly what: string;
+  /** When the runs exercised nothing: why this subject cannot apply (a skip), or undefined (a failure). */
+  unreachable?(context: PropertyContext, tally: ReadonlyMap<string, number>): string | undefined;
+}
+
+/** The views a property was given: what it exercises when it declares nothing else. */
+export const VIEWS_EXERCISED: PropertyExercise = { tally: "views", what: "views returned" };
+
+/** Views the manager had to compact, announced by pre_compact: what the view invariants are about. */
+export const COMPACTIONS_EXERCISED: PropertyExercise = { tally: "compactions", what: "views with a compaction" };
+
 export interface ConformanceProperty<Input = unknown> {
   /** Stable kebab-case id, used by `only`, in reports and in counterexamples. */
   readonly name: string;
@@ -44,6 +64,12 @@ export interface ConformanceProperty<Input = unknown> {
   readonly requires?: CapabilityName;
   /** Why the property cannot run against this manager, beyond a missing `requires`; undefined when it can. */
   skipReason?(context: PropertyContext): string | undefined;
+  /**
+   * What the runs must reach for a pass to mean something, counted over all of them. A property that
+   * declares none is counted by the views it was given. Zero is a failure ("never exercised: …"), unless
+   * `exercises.unreachable` says this subject cannot produce it: then the property is skipped, with why.
+   */
+  readonly exercises?: PropertyExercise;
   /** A line for the report from the tally the runs kept, e.g. "cache-stable on 93% of 412 requests". */
   describeTally?(tally: ReadonlyMap<string, number>): string | undefined;
   /** Share of the configured runs: properties that do much more work per run use fewer. Default 1. */
@@ -73,10 +99,12 @@ export async function withManager<T>(context: PropertyContext, body: (driver: Ma
  * request's outcome, with the history as it stood then.
  */
 export function defineRequestProperty(
-  property: Pick<ConformanceProperty, "name" | "title" | "invariant">,
+  property: Pick<ConformanceProperty, "name" | "title" | "invariant" | "exercises">,
   checkOutcome: (outcome: RequestOutcome, history: readonly Message[]) => void,
 ): ConformanceProperty<Session> {
   return defineProperty({
+    // A view that kept the whole history proves little about pairs, order or budgets: compacted ones do.
+    exercises: COMPACTIONS_EXERCISED,
     ...property,
     arbitrary: () => sessionArbitrary({ broken: true }),
     async check(session, context) {

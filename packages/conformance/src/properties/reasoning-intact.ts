@@ -7,7 +7,7 @@ import { isDeepEqual } from "../checks/deep-equal.js";
 import { isEqualOrShortened } from "../checks/match-history.js";
 import { describeRequest, expectViewOrBudgetError } from "../checks/view-checks.js";
 import { expectThat, preview } from "../checks/violation.js";
-import { addToTally, defineProperty, withManager } from "./property.js";
+import { addToTally, defineProperty, withManager, COMPACTIONS_EXERCISED } from "./property.js";
 
 const REASONING_TYPES = new Set(["reasoning", "thinking", "redacted_thinking"]);
 
@@ -51,6 +51,7 @@ export const reasoningIntactProperty = defineProperty({
   title: "should keep reasoning parts byte-identical, or drop them with their whole unit",
   invariant:
     "Every reasoning or thinking content part in a view is byte-identical to one in the history, and a view message taken from a history message with reasoning parts carries all of them, unchanged and in order.",
+  exercises: COMPACTIONS_EXERCISED,
   describeTally: (tally) => {
     const views = tally.get("views") ?? 0;
     return views === 0 ? undefined : `${tally.get("reasoning") ?? 0} of ${views} views held reasoning parts`;

@@ -9,7 +9,7 @@ import { expectThat } from "../checks/violation.js";
 import { ManagerDriver, type RequestOutcome } from "../subject/manager-driver.js";
 import type { SessionSettings } from "../subject/session-settings.js";
 import { isSameOutcome, previewOutcome } from "./outcome-equality.js";
-import { defineProperty, type PropertyContext } from "./property.js";
+import { addToTally, defineProperty, type PropertyContext } from "./property.js";
 
 /** Opens the session of `settings` (a new one when absent), runs `body`, and closes it: a process's lifetime. */
 async function inProcess<T>(
@@ -30,6 +30,7 @@ export const restartProperty = defineProperty({
   title: "should resume the same history, views and checkpoints after a restart",
   invariant:
     "After a restart (close, then open on the same session) getMessages() returns the same history; a view for a budget equals a fresh instance's given setMessages(history), and equals the view after a second restart; no summarizer call is made again for what a checkpoint already covers.",
+  exercises: { tally: "restarts", what: "sessions reopened after a restart" },
   runsFactor: 0.3,
   skipReason: (context) =>
     context.features?.restart === true
@@ -48,6 +49,7 @@ export const restartProperty = defineProperty({
     });
     const callsBefore = settings.summarizer.calls.length;
     const restarted = await inProcess(context, settings, async (driver) => {
+      addToTally(context, "restarts");
       expectSameHistory(await driver.manager.getMessages(), history, "after a restart");
       const outcome = await driver.request({ budget }, history.length);
       expectValidView(outcome, history, `the first request after a restart (budget ${budget})`);

@@ -13,6 +13,7 @@ export const sharedStateProperty = defineProperty({
   title: "should lose no acknowledged pin when two instances on one session write at once",
   invariant:
     "With two instances open on one session id over a shared store, pins made concurrently from both, once acknowledged, are all listed by pinnedMessages() of a third instance opened on that session.",
+  exercises: { tally: "calls:pinMessage", what: "pins acknowledged" },
   skipReason: (context) =>
     context.features?.sharedStore === true ? undefined : "not declared sharedStore: true, for instances that share one session's store",
   runsFactor: 0.3,

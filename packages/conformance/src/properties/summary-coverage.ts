@@ -23,6 +23,7 @@ export const summaryCoverageProperty = defineProperty({
   title: "should claim summary coverage only for what the summarizer was given",
   invariant:
     "Each history message up to a summary's metadata.ctxkit.summary.coveredThrough is still in the view or was sent (whole or shortened) to the summarizer the kit supplied.",
+  exercises: { tally: "summarized", what: "views holding a summary" },
   skipReason: (context) =>
     context.features?.summarizer === true
       ? undefined

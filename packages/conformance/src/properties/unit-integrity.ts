@@ -7,7 +7,7 @@ import { sessionArbitrary } from "../arbitraries/session-arbitrary.js";
 import { isDeepEqual } from "../checks/deep-equal.js";
 import { describeRequest, expectViewOrBudgetError } from "../checks/view-checks.js";
 import { expectThat, preview } from "../checks/violation.js";
-import { addToTally, defineProperty, withManager } from "./property.js";
+import { addToTally, defineProperty, withManager, COMPACTIONS_EXERCISED } from "./property.js";
 
 function callIdsOf(message: Message): string[] {
   return hasToolCalls(message) ? message.tool_calls.map((call) => call.id) : [];
@@ -34,6 +34,7 @@ export const unitIntegrityProperty = defineProperty({
   invariant:
     "No synthetic message (a summary, a notice) sits between a tool call and its results, and each view message with tool calls carries exactly the calls of one history message (the parallel calls of a response are never split or merged).",
   // Tight budgets and a summary pipeline when the module has one: where summaries meet units.
+  exercises: COMPACTIONS_EXERCISED,
   arbitrary: () => sessionArbitrary({ broken: true, maxEarlyRequests: 3, budget: budgetArbitrary({ min: 64, max: 4_096 }) }),
   describeTally: (tally) => {
     const views = tally.get("views") ?? 0;

@@ -10,6 +10,7 @@ export const usageProperty = defineProperty({
   title: "should report truthful usage() figures for the last view",
   invariant:
     "usage() is undefined before the first request; after each view it reports that view's message count, tokens ≤ its budget ≤ the requested budget, and tokens equal to core's count when it names a counter core has.",
+  exercises: { tally: "calls:usage", what: "usage() reads" },
   requires: "usage",
   arbitrary: () => sessionArbitrary({ broken: true }),
   async check(session, context) {

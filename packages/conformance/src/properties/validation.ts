@@ -36,6 +36,7 @@ export const validationProperty = defineProperty({
   invariant:
     "addMessage and setMessages reject a message that breaks the schema with ContextValidationError, and leave the history and the view unchanged; every kind of invalid message is tried in every run.",
   // Each run tries all the kinds: fewer runs cover more than the old one-kind-per-run did.
+  exercises: { tally: "rejected", what: "invalid inputs rejected" },
   runsFactor: 0.3,
   arbitrary: () =>
     fc.record({ history: historyArbitrary({ broken: true, maxSegments: 6 }), position: fc.nat(), budget: budgetArbitrary() }),

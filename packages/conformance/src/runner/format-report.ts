@@ -47,10 +47,12 @@ export function formatCounterexample(counterexample: Counterexample, maxStringLe
 export function formatCheckLine(check: CheckResult, options: Pick<FormatOptions, "color"> = {}): string {
   const status = paint(STATUS_LABELS[check.status].padEnd(4), STATUS_COLORS[check.status], options.color === true);
   const runs = check.runs === undefined ? "" : `${check.runs} runs`;
+  // How often the runs reached what the property checks: a pass over nothing would read as a pass.
+  const exercised = check.exercised === undefined ? "" : `  ${check.exercised.count} ${check.exercised.what}`;
   const detail =
     check.status === "skip"
       ? `(${check.reason ?? "skipped"})`
-      : `${runs.padStart(9)}  ${formatDuration(check.durationMs).padStart(6)}${check.note === undefined ? "" : `  ${check.note}`}`;
+      : `${runs.padStart(9)}  ${formatDuration(check.durationMs).padStart(6)}${exercised}${check.note === undefined ? "" : `  ${check.note}`}`;
   return `  ${status}  ${check.name.padEnd(NAME_WIDTH)}  ${detail}`.trimEnd();
 }
 
@@ -104,6 +106,11 @@ export function formatSummary(report: ConformanceReport, options: FormatOptions 
   for (const failure of report.checks.filter((check) => check.status === "fail")) lines.push("", formatFailure(failure, options));
   const notes = report.checks.filter((check) => check.note !== undefined).map((check) => `${check.name}: ${check.note}`);
   if (notes.length > 0) lines.push("", ...notes);
+  if (report.incomplete !== undefined) {
+    const notRun = report.checks.filter((check) => check.status === "skip" && check.reason?.startsWith("not run:")).length;
+    const why = report.incomplete.replace(/\.$/, "");
+    lines.push("", `Incomplete: ${why}${notRun === 0 ? "." : `; ${notRun} check(s) were not run.`}`);
+  }
   const { pass, fail, skip } = report.counts;
   const verdict = paint(report.passed ? "PASSED" : "FAILED", report.passed ? 32 : 31, options.color === true);
   lines.push("", `${verdict}: ${report.subject}: ${pass} passed, ${fail} failed, ${skip} skipped in ${formatDuration(report.durationMs)}`);

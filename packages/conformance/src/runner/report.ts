@@ -40,6 +40,10 @@ export interface CheckResult {
   /** What the runs measured besides pass or fail, e.g. the share of cache-stable requests. */
   readonly note?: string;
   readonly counterexample?: Counterexample;
+  /** For a property: how often its runs exercised what it checks. None at all fails it ("never exercised"). */
+  readonly exercised?: Exercised;
+  /** Why the check did not finish: a step outran the timeout, and the run stopped there. */
+  readonly unfinished?: string;
   /** For a failed property: what to fix, in one sentence, for the failure in `reason`. */
   readonly fix?: string;
   /**
@@ -47,6 +51,12 @@ export interface CheckResult {
    * one (the minimal view over a tiny budget) would hide is found with budgets above the minimal view.
    */
   readonly failures?: readonly PropertyFailure[];
+}
+
+/** What a property counted over its runs, e.g. 37 "views with a compaction". */
+export interface Exercised {
+  readonly what: string;
+  readonly count: number;
 }
 
 export interface ConformanceReport {
@@ -61,6 +71,11 @@ export interface ConformanceReport {
   readonly checks: readonly CheckResult[];
   readonly passed: boolean;
   readonly counts: Readonly<Record<CheckStatus, number>>;
+  /**
+   * Set when the run did not finish: what did not finish and why (a step outran the timeout). The checks
+   * after it were not run, and are reported as skipped with that reason; the report does not pass.
+   */
+  readonly incomplete?: string;
   readonly durationMs: number;
 }
 

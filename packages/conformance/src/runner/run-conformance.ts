@@ -17,7 +17,9 @@ import { describeError } from "../checks/violation.js";
 import type { CheckResult, ConformanceReport } from "./report.js";
 import type { BudgetRegime } from "../subject/manager-driver.js";
 import { summarizeChecks } from "./report.js";
+import { createPendingCalls, observeSubject } from "./observe-subject.js";
 import { runProperty, runsFor } from "./run-property.js";
+import { ConformanceTimeoutError, withStepTimeout } from "./step-timeout.js";
 import { listStructuralChecks, runStructuralCheck } from "./structural-checks.js";
 
 /** Runs per property by default: enough to find the usual bugs, fast enough for CI. */
@@ -86,7 +88,11 @@ export interface ConformanceOptions {
   readonly regime?: BudgetRegime;
   /** Shrink each failure to a minimal counterexample. `false` stops at the first failing run (a detection sweep). Default true. */
   readonly shrink?: boolean;
-  /** Longest a single run may take. Default 30 s. */
+  /**
+   * Longest any one step may take: a structural check (a mount), learning the capabilities, one run of a
+   * property. A step that takes longer fails, and the run stops there: the report is `incomplete`, and the
+   * checks after it are skipped as not run. Default 30 s.
+   */
   readonly timeoutMs?: number;
   /** Shown in the report; a module's `meta.name` by default. */
   readonly name?: string;
@@ -140,7 +146,12 @@ export async function runConformance(input: ConformanceSubject, options: Conform
   const checks: CheckResult[] = [];
 
   const resolved = resolveSubject(subject, { config: options.config ?? {}, subscribe: options.subscribe, restart: options.restart });
-  const structuralChecks = listStructuralChecks(subject as ContextModuleLike | ContextManagerFactory, options.config ?? {});
+  const structuralPending = createPendingCalls();
+  const structuralChecks = listStructuralChecks(
+    subject as ContextModuleLike | ContextManagerFactory,
+    options.config ?? {},
+    structuralPending,
+  );
   // A misspelt name in `only` would otherwise pass vacuously, checking nothing.
   const known = [...structuralChecks.map((check) => check.name), ...CONFORMANCE_PROPERTIES.map((property) => property.name)];
   const unknown = (options.only ?? []).filter((name) => !known.includes(name));
@@ -151,20 +162,48 @@ export async function runConformance(input: ConformanceSubject, options: Conform
   }
   emit({ type: "start", subject: subjectName(subject, options), kind: resolved.kind, seed, runs });
 
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Set once a step outran the timeout: what did not finish and why. Every check after it is not run.
+  let incomplete: string | undefined;
+  let stoppedAt = "";
+  const notRun = (name: string, kind: CheckResult["kind"], description: string): CheckResult => ({
+    name,
+    kind,
+    description,
+    durationMs: 0,
+    status: "skip",
+    reason: `not run: ${stoppedAt} did not finish`,
+  });
+
   for (const check of structuralChecks) {
     if (!isSelected(check.name)) continue;
+    if (incomplete !== undefined) {
+      const result = notRun(check.name, "structural", check.description);
+      checks.push(result);
+      emit({ type: "check-end", result });
+      continue;
+    }
     emit({ type: "check-start", name: check.name, kind: "structural" });
-    const result = await runStructuralCheck(check);
+    const result = await runStructuralCheck(check, { timeoutMs, pending: structuralPending });
+    if (result.unfinished !== undefined) [stoppedAt, incomplete] = [check.name, result.unfinished];
     checks.push(result);
     emit({ type: "check-end", result });
   }
 
   let capabilities: ResolvedCapabilities | undefined;
   let probeError: string | undefined;
-  try {
-    capabilities = await probeCapabilities(resolved, options.capabilities);
-  } catch (error) {
-    probeError = `no manager to test: ${error instanceof Error ? error.message : describeError(error)}`;
+  if (incomplete === undefined) {
+    const pending = createPendingCalls();
+    try {
+      capabilities = await withStepTimeout(probeCapabilities(observeSubject(resolved, { pending }), options.capabilities), {
+        step: "mounting a manager to learn its capabilities",
+        timeoutMs,
+        pending: pending.list,
+      });
+    } catch (error) {
+      if (error instanceof ConformanceTimeoutError) [stoppedAt, incomplete] = ["learning the capabilities", error.message];
+      probeError = `no manager to test: ${error instanceof Error ? error.message : describeError(error)}`;
+    }
   }
   const tested = Object.fromEntries(
     CAPABILITY_NAMES.map((name) => [name, capabilities?.[name].enabled === true]),
@@ -174,6 +213,12 @@ export async function runConformance(input: ConformanceSubject, options: Conform
   for (const property of CONFORMANCE_PROPERTIES) {
     if (!isSelected(property.name)) continue;
     const base = { name: property.name, kind: "property" as const, description: property.invariant, durationMs: 0 };
+    if (incomplete !== undefined) {
+      const result = notRun(property.name, "property", property.invariant);
+      checks.push(result);
+      emit({ type: "check-end", result });
+      continue;
+    }
     if (capabilities === undefined) {
       // A module whose structural check already failed says why there is no manager; otherwise (a factory,
       // a selection without that check, a manager that throws when probed) each property fails, so a run
@@ -199,10 +244,11 @@ export async function runConformance(input: ConformanceSubject, options: Conform
       runs,
       seed,
       path: options.path,
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs,
       shrink: options.shrink,
       onRun: (run, total, shrinking) => emit({ type: "run", name: property.name, run, runs: total, shrinking }),
     });
+    if (result.unfinished !== undefined) [stoppedAt, incomplete] = [property.name, result.unfinished];
     checks.push(result);
     emit({ type: "check-end", result });
   }
@@ -215,8 +261,9 @@ export async function runConformance(input: ConformanceSubject, options: Conform
     runs,
     capabilities: tested,
     checks,
-    passed: counts.fail === 0,
+    passed: counts.fail === 0 && incomplete === undefined,
     counts,
+    ...(incomplete === undefined ? {} : { incomplete }),
     durationMs: performance.now() - started,
   };
 }

@@ -6,6 +6,8 @@ import { describeError, preview } from "../checks/violation.js";
 import { isContextModuleLike, type ContextManagerFactory, type ContextModuleLike } from "../subject/subject.js";
 import type { CheckResult } from "./report.js";
 import { asMountedConfig } from "../subject/with-strategy-modules.js";
+import type { PendingCalls } from "./observe-subject.js";
+import { ConformanceTimeoutError, withStepTimeout } from "./step-timeout.js";
 
 const COMPACTION_EVENTS = ["context:pre_compact", "context:post_compact"] as const;
 const MANAGER_METHODS = ["addMessage", "getMessagesForRequest", "getMessages", "setMessages", "clear"] as const;
@@ -22,13 +24,18 @@ function missingMethods(value: unknown): string[] {
   return MANAGER_METHODS.filter((method) => typeof record[method] !== "function");
 }
 
-async function mountFresh(module: ContextModuleLike, config: unknown): Promise<{ coordinator: Coordinator; cleanup: unknown }> {
+async function mountFresh(
+  module: ContextModuleLike,
+  config: unknown,
+  pending: PendingCalls | undefined,
+): Promise<{ coordinator: Coordinator; cleanup: unknown }> {
   const coordinator = createCoordinator();
-  const cleanup = await (module.mount as (coordinator: Coordinator, config: unknown) => unknown)(coordinator, config);
+  const mounted = (module.mount as (coordinator: Coordinator, config: unknown) => unknown)(coordinator, config);
+  const cleanup = await (pending === undefined ? mounted : pending.track("mount()", mounted));
   return { coordinator, cleanup };
 }
 
-function moduleChecks(module: ContextModuleLike, config: unknown): StructuralCheck[] {
+function moduleChecks(module: ContextModuleLike, config: unknown, pending?: PendingCalls): StructuralCheck[] {
   const exports = module as unknown as Record<string, unknown>;
   return [
     {
@@ -65,7 +72,7 @@ function moduleChecks(module: ContextModuleLike, config: unknown): StructuralChe
       name: "mount-registers-manager",
       description: "mount() on a fresh coordinator registers a ContextManager, with its five methods, at `context`.",
       run: async () => {
-        const { coordinator, cleanup } = await mountFresh(module, config);
+        const { coordinator, cleanup } = await mountFresh(module, config, pending);
         const manager = coordinator.get("context");
         if (typeof cleanup === "function") await (cleanup as () => unknown)();
         await coordinator.cleanup();
@@ -78,7 +85,7 @@ function moduleChecks(module: ContextModuleLike, config: unknown): StructuralChe
       name: "events-contributor",
       description: "mount() announces the events the module emits on the observability.events channel, compaction events included.",
       run: async () => {
-        const { coordinator, cleanup } = await mountFresh(module, config);
+        const { coordinator, cleanup } = await mountFresh(module, config, pending);
         const contributions = await coordinator.collectContributions("observability.events");
         if (typeof cleanup === "function") await (cleanup as () => unknown)();
         await coordinator.cleanup();
@@ -93,7 +100,7 @@ function moduleChecks(module: ContextModuleLike, config: unknown): StructuralChe
       name: "cleanup",
       description: "The cleanup mount() returns (if any) unmounts the manager and can be called twice, as can the coordinator's.",
       run: async () => {
-        const { coordinator, cleanup } = await mountFresh(module, config);
+        const { coordinator, cleanup } = await mountFresh(module, config, pending);
         const manager = coordinator.get("context");
         if (cleanup !== undefined && typeof cleanup !== "function")
           return `mount() returned ${preview(cleanup)}, neither a cleanup function nor nothing`;
@@ -130,20 +137,43 @@ function factoryChecks(factory: ContextManagerFactory): StructuralCheck[] {
   ];
 }
 
-/** The structural checks that apply: the module's shape and mounting, or a factory's return value. */
-export function listStructuralChecks(subject: ContextModuleLike | ContextManagerFactory, config: unknown): StructuralCheck[] {
+/** The structural checks that apply: the module's shape and mounting, or a factory's return value. `pending` hears each mount. */
+export function listStructuralChecks(
+  subject: ContextModuleLike | ContextManagerFactory,
+  config: unknown,
+  pending?: PendingCalls,
+): StructuralCheck[] {
   // A config computed per instance is checked as a fresh instance would get it.
-  return isContextModuleLike(subject) ? moduleChecks(subject, resolveConfig(config, createSessionSettings())) : factoryChecks(subject);
+  return isContextModuleLike(subject)
+    ? moduleChecks(subject, resolveConfig(config, createSessionSettings()), pending)
+    : factoryChecks(subject);
 }
 
-export async function runStructuralCheck(check: StructuralCheck): Promise<CheckResult> {
+export interface StructuralCheckOptions {
+  /** Longest the check may take; one that takes longer fails as `unfinished`. Default: no bound. */
+  readonly timeoutMs?: number;
+  /** The module's calls still waiting, named when the time runs out. */
+  readonly pending?: PendingCalls;
+}
+
+export async function runStructuralCheck(check: StructuralCheck, options: StructuralCheckOptions = {}): Promise<CheckResult> {
   const started = performance.now();
   let reason: string | undefined;
+  let unfinished: string | undefined;
   try {
-    reason = await check.run();
+    const { timeoutMs, pending } = options;
+    reason = await (timeoutMs === undefined
+      ? check.run()
+      : withStepTimeout(check.run(), {
+          step: `the ${check.name} check`,
+          timeoutMs,
+          ...(pending === undefined ? {} : { pending: pending.list }),
+        }));
   } catch (error) {
-    reason = `threw ${describeError(error)}`;
+    if (error instanceof ConformanceTimeoutError) unfinished = reason = error.message;
+    else reason = `threw ${describeError(error)}`;
   }
   const base = { name: check.name, kind: "structural" as const, description: check.description, durationMs: performance.now() - started };
-  return reason === undefined ? { ...base, status: "pass" } : { ...base, status: "fail", reason };
+  if (reason === undefined) return { ...base, status: "pass" };
+  return { ...base, status: "fail", reason, ...(unfinished === undefined ? {} : { unfinished }) };
 }

@@ -11,6 +11,7 @@ import { createSharedPinsFactory } from "./shared-pins-module.js";
 import { createSummarizingModule, summarizingOptions } from "./summarizer-input-module.js";
 import { createRestartableModule, restartableConfig } from "./restartable-module.js";
 import * as seedSensitive from "./seed-sensitive-modules.js";
+import { neverCompacts } from "./unexercising-modules.js";
 
 /** Properties that need a declared feature: run with it, and replayed against a healthy module with it. */
 export const restartOptions = { config: restartableConfig, restart: true, summarizer: true } as const;
@@ -191,6 +192,16 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   },
 ];
 
-export const MANAGER_CASES: readonly BrokenCase[] = [...PLAIN_CASES, ...FEATURE_CASES];
+/** Broken modules whose runs all pass and check nothing: caught as "never exercised", with no counterexample. */
+export const UNEXERCISING_CASES: readonly BrokenCase[] = [
+  {
+    flaw: "never compacts, refusing every view that would need it",
+    module: neverCompacts,
+    property: "compaction-progress",
+    reason: /^never exercised: views with a compaction/,
+  },
+];
+
+export const MANAGER_CASES: readonly BrokenCase[] = [...PLAIN_CASES, ...FEATURE_CASES, ...UNEXERCISING_CASES];
 
 export const HEALTHY_MANAGER = contextSimple;
