@@ -1,8 +1,15 @@
 // The store suite on in-memory stores: a healthy one, and others each broken in one way its hooks reveal.
-import { ContextClosedError, ContextError, ContextHistoryConflictError, ContextStateConflictError, type Message } from "@ctxkit/core";
+import {
+  ContextClosedError,
+  ContextError,
+  ContextHistoryConflictError,
+  ContextStateConflictError,
+  ContextStoreCorruptError,
+  type Message,
+} from "@ctxkit/core";
 import type { MessageStore, ReplaceExpectation } from "@ctxkit/core/kit";
 import type { StateChange, StateSnapshot, StoredSession, StoreUpdate } from "@ctxkit/core/kit";
-import { describeMessageStore } from "../../../src/vitest.js";
+import { type CorruptRecordKind, describeMessageStore } from "../../../src/vitest.js";
 
 type Flaw = "none" | "repairs-corruption" | "replaces-in-place" | "swallows-conflict" | "hangs-on-close";
 
@@ -13,6 +20,8 @@ interface Stored {
   versions: Map<string, number>;
   isCorrupt: boolean;
   isStateCorrupt: boolean;
+  /** The kind of record the corruptRecords hook damaged, which every read then reports. */
+  damaged?: CorruptRecordKind;
   /** Bumped by every replace: a conditional replace checks it is still the one its store last saw. */
   generation: number;
 }
@@ -29,9 +38,9 @@ class UnavailableError extends ContextError {
   }
 }
 
-class CorruptSessionError extends ContextError {
-  constructor(location: string) {
-    super("CONTEXT_STORE_CORRUPT" as never, `${location} is corrupt`);
+class CorruptSessionError extends ContextStoreCorruptError {
+  constructor(location: string, entry = "session") {
+    super(location, { entry }, "damaged by a test hook");
   }
 }
 
@@ -86,6 +95,7 @@ class SharedStore implements MessageStore {
   }
 
   async load(): Promise<StoredSession> {
+    if (this.data.damaged !== undefined) throw new CorruptSessionError(this.location, `${this.data.damaged} record`);
     if (this.data.isStateCorrupt) throw new CorruptSessionError(this.location);
     if (this.data.isCorrupt) {
       if (this.flaw !== "repairs-corruption") throw new CorruptSessionError(this.location);
@@ -101,6 +111,7 @@ class SharedStore implements MessageStore {
 
   async sync(): Promise<StoreUpdate> {
     await this.reach();
+    if (this.data.damaged !== undefined) throw new CorruptSessionError(this.location, `${this.data.damaged} record`);
     const messages = this.data.messages.slice(this.seenMessages);
     this.seenMessages = this.data.messages.length;
     this.seen = new Map(this.data.versions);
@@ -196,6 +207,26 @@ for (const flaw of ["none", "repairs-corruption", "replaces-in-place", "swallows
     corruptState: async (sessionId) => void (sessions.get(sessionId)!.isStateCorrupt = true),
     concurrentStateWriters: true,
     corrupt: async (sessionId) => void (sessions.get(sessionId)!.isCorrupt = true),
+    // The hostile checks' hooks go to the healthy store alone: each broken store here fails only the check of
+    // its own flaw (the detection test has a broken store for each hostile check).
+    ...(flaw !== "none"
+      ? {}
+      : {
+          corruptRecords: {
+            kinds: ["message", "counters", "state", "key-type"] as const,
+            corrupt: async (sessionId: string, kind: CorruptRecordKind) => void (sessions.get(sessionId)!.damaged = kind),
+          },
+          credentials: {
+            secret: "replay-secret",
+            unreachable: async (sessionId: string) => {
+              const faulty = withLink(sessionId, "silent");
+              faulty.freeze();
+              return faulty;
+            },
+            frozen: async (sessionId: string) => withLink(sessionId, "frozen"),
+          },
+          closeBound: { timeoutMs: BOUND_MS },
+        }),
     crashDuringReplace: async (sessionId, messages, state) => {
       const store = new SharedStore(sessionId, sessions, flaw);
       await store.open();
