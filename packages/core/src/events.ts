@@ -1,5 +1,4 @@
 // Event names and payloads, as the contract names them.
-import type { UsageProblem } from "./provider-loop/parse-provider-usage.js";
 
 /** One strategy's part in a compaction pass, as `context:post_compact` reports it in `steps`. */
 export interface PipelineStep {
@@ -28,6 +27,13 @@ export type CompactionReason = "threshold" | "overflow" | "forced" | "budget-cha
 export interface TargetShortfall {
   reason: "protected" | "strategies";
   requiredTokens: number;
+}
+
+/** One reason a provider's usage was refused: the field, what it held (as text), and why it is no count. */
+export interface UsageProblem {
+  readonly field: string;
+  readonly value: string;
+  readonly reason: string;
 }
 
 export interface ContextEventMap {

@@ -1,4 +1,5 @@
 // A provider's reported usage checked before a loop stores anything: a usable ProviderUsage, none, or the problems found.
+import type { UsageProblem } from "../events.js";
 import type { ProviderUsage } from "../protocol.js";
 
 /** Where a provider keeps its counts in its `usage` object, by its own field names (a dotted path reaches a nested one). */
@@ -13,12 +14,8 @@ export interface ProviderUsageFields {
   readonly requireInput?: boolean;
 }
 
-/** One reason a usage was refused: the field, what it held (as text), and why it is no count. */
-export interface UsageProblem {
-  readonly field: string;
-  readonly value: string;
-  readonly reason: string;
-}
+// Declared with the event that reports it (`context:usage_rejected`), which sits below this layer.
+export type { UsageProblem };
 
 export type ParsedProviderUsage =
   /** The provider reported usable counts. */
