@@ -22,8 +22,7 @@ import { FILLS_THE_WINDOW, type ProviderCounting } from "./provider-tokens.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
 
-// 27 turns of one or two reads each (files of 15–40k characters): 65 requests that succeed, and the rejections
-// recovered among them.
+// 27 turns of one or two reads each: 65 requests that succeed, and the rejections recovered among them.
 const TURNS = 27;
 const MIN_REQUESTS = 60;
 const MAX_OUTPUT = 1_024;
@@ -33,6 +32,16 @@ const SETTINGS: readonly ProviderCounting[] = [
   { ratio: 2.0, window: 8_192 },
 ];
 const MODEL = "gpt-4.1-mini";
+
+/**
+ * Small results mostly, so the sessions stay cheap; the second read of each two-file turn is the whole file
+ * (15–40k characters), so the current turn alone passes the window until its long text is cut to the
+ * last resort's 2,000 characters.
+ */
+function toolResult(argumentsJson: string): string {
+  const text = readFile(argumentsJson);
+  return argumentsJson.includes("-file-1.") ? text : text.slice(0, 1_500);
+}
 
 type Ask = (question: string) => Promise<string>;
 type Wrapper = {
@@ -71,7 +80,7 @@ const sdkTools = {
   read_file: tool({
     description: READ_FILE_DESCRIPTION,
     inputSchema: jsonSchema<{ path: string }>({ type: "object", properties: { path: { type: "string" } }, required: ["path"] }),
-    execute: async ({ path }) => readFile(JSON.stringify({ path })),
+    execute: async ({ path }) => toolResult(JSON.stringify({ path })),
   }),
 };
 
@@ -89,7 +98,7 @@ const WRAPPERS: readonly Wrapper[] = [
           const results = calls.map((call) => ({
             role: "tool" as const,
             tool_call_id: call.id,
-            content: call.type === "function" ? readFile(call.function.arguments) : "unsupported",
+            content: call.type === "function" ? toolResult(call.function.arguments) : "unsupported",
           }));
           completion = await chat.create({ ...params, messages: results });
         }
@@ -111,7 +120,7 @@ const WRAPPERS: readonly Wrapper[] = [
           const outputs: ResponseInputItem[] = calls.map((call) => ({
             type: "function_call_output",
             call_id: call.call_id,
-            output: readFile(call.arguments),
+            output: toolResult(call.arguments),
           }));
           response = await responses.create({ ...params, input: outputs });
         }
@@ -129,7 +138,7 @@ const WRAPPERS: readonly Wrapper[] = [
         while (response.stop_reason === "tool_use") {
           const results: ToolResultBlockParam[] = response.content
             .filter((block) => block.type === "tool_use")
-            .map((call) => ({ type: "tool_result", tool_use_id: call.id, content: readFile(JSON.stringify(call.input)) }));
+            .map((call) => ({ type: "tool_result", tool_use_id: call.id, content: toolResult(JSON.stringify(call.input)) }));
           response = await claude.create({ ...params, messages: [{ role: "user", content: results }] });
         }
         return response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
