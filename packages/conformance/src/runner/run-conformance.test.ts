@@ -26,6 +26,21 @@ describe("runConformance", () => {
     });
   });
 
+  describe("timeoutMs", () => {
+    // A hung request used to cost the timeout on every run, shrink and property: minutes before any report.
+    it("should stop at the run that hangs, name the call that never returned, and report the rest as not run (regression)", async () => {
+      const hanging = () => {
+        const { addMessage, getMessages, setMessages, clear } = createSimpleContext();
+        return { addMessage, getMessages, setMessages, clear, getMessagesForRequest: () => new Promise<never>(() => {}) };
+      };
+      const report = await runConformance(hanging, { runs: 3, seed: 1, timeoutMs: 200, only: ["pairing", "budget"] });
+      expect(report.passed).toBe(false);
+      expect(report.incomplete).toMatch(/^a run of pairing did not finish within 200 ms: getMessagesForRequest\(\) never returned\./);
+      expect(statusOf(report, "pairing")).toMatchObject({ status: "fail", unfinished: report.incomplete });
+      expect(statusOf(report, "budget")).toMatchObject({ status: "skip", reason: "not run: pairing did not finish" });
+    });
+  });
+
   describe("a plain factory", () => {
     it("should skip events without a subscribe option, and run them with one", async () => {
       const without = await runConformance(() => createSimpleContext(), { runs: 3, seed: 1, only: ["events"] });
