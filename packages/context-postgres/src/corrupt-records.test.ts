@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ContextError, createContextManager } from "@ctxkit/core";
+import { ContextError, ContextStoreCorruptError, createContextManager } from "@ctxkit/core";
 import type { ContextEngine } from "@ctxkit/core/kit";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,8 @@ function expectCorrupt(caught: unknown, what: RegExp): void {
   const error = (caught as ContextError | undefined)?.code === "CONTEXT_CLOSED" ? (caught as Error).cause : caught;
   expect(error, "the corrupt session was read without an error").toBeInstanceOf(ContextError);
   expect((error as ContextError).code).toBe("CONTEXT_STORE_CORRUPT");
+  // One class for every store: PostgreSQL's own extends core's.
+  expect(error).toBeInstanceOf(ContextStoreCorruptError);
   expect((error as Error).message).toMatch(what);
 }
 
