@@ -1,9 +1,10 @@
 // `pnpm test`: builds the packages, starts the PostgreSQL and Redis test servers that are not running yet (and
 // only those), runs vitest with the arguments given, stops the servers it started (also on failure and Ctrl-C),
-// and ends with every skipped test's reason, grouped. Exits with vitest's code.
+// and ends with every skipped test's reason, grouped, and with anything the tests left in their temporary folder.
+// Exits with vitest's code.
 // A server is known, and left alone, when its URL variable is set or .tmp/<name>.env names one that answers.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -62,13 +63,13 @@ export async function findKnownServer(server, { env = process.env, root = ROOT }
 }
 
 /** Runs a command with the terminal's streams; resolves with its exit code (128 + signal number when killed). */
-function run(command, args, { onChild } = {}) {
+function run(command, args, { onChild, env = {} } = {}) {
   return new Promise((resolvePromise) => {
     const child = spawn(command, args, {
       cwd: ROOT,
       stdio: "inherit",
       // The repository's own binaries (turbo, vitest) first, as a pnpm script has them.
-      env: { ...process.env, PATH: [join(ROOT, "node_modules", ".bin"), process.env.PATH].join(delimiter) },
+      env: { ...process.env, ...env, PATH: [join(ROOT, "node_modules", ".bin"), process.env.PATH].join(delimiter) },
     });
     onChild?.(child);
     child.once("error", (error) => {
@@ -100,6 +101,10 @@ async function main() {
 
   const reportFolder = mkdtempSync(join(tmpdir(), "ctxkit-test-report-"));
   const reportFile = join(reportFolder, "vitest.json");
+  // The tests' own temporary folder (TMPDIR), open to all as /tmp is (a test server's user makes folders in it):
+  // what is still in it after the run is what a test forgot to remove.
+  const scratch = mkdtempSync(join(tmpdir(), "ctxkit-test-tmp-"));
+  chmodSync(scratch, 0o1777);
   let exitCode = 1;
   try {
     exitCode = await run("turbo", ["run", "build", "--filter=./packages/*", "--output-logs=errors-only"], {
@@ -129,7 +134,14 @@ async function main() {
     const reporters = passed.some((argument) => argument.startsWith("--reporter")) ? [] : ["--reporter=default"];
     exitCode = await run("vitest", ["run", ...reporters, "--reporter=json", `--outputFile.json=${reportFile}`, ...passed], {
       onChild: (child) => (current = child),
+      env: { TMPDIR: scratch },
     });
+    const left = readdirSync(scratch);
+    if (left.length > 0) {
+      notice.push(
+        `The tests left ${left.length} file${left.length === 1 ? "" : "s"} in their temporary folder: ${left.slice(0, 10).join(", ")}${left.length > 10 ? ", …" : ""}. A test removes what it makes (afterEach, afterAll or onTestFinished).`,
+      );
+    }
   } finally {
     for (const server of started.reverse()) {
       const code = await run("bash", [server.script, "stop"]);
@@ -141,6 +153,7 @@ async function main() {
       console.log(["", ...formatSkipSummary(groups)].join("\n"));
     }
     rmSync(reportFolder, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
     for (const line of notice) console.log(line);
     if (interrupted) exitCode = exitCode === 0 ? 130 : exitCode;
     process.exitCode = exitCode;
