@@ -1,31 +1,11 @@
-// The failures of a PostgreSQL session that a caller can act on.
-import { ContextError, ContextStoreCorruptError } from "@ctxkit/core";
+// The failures of a PostgreSQL session that a caller can act on: core's store errors, one class per code, and
+// the one failure only this store has (a close that reached its bound).
+import { ContextError, ContextStoreAccessError, ContextStoreCorruptError } from "@ctxkit/core";
+
+export { ContextStoreUnavailableError } from "@ctxkit/core";
 
 /** context-postgres's error codes, beside core's. */
 export type PostgresErrorCode = "CONTEXT_STORE_UNAVAILABLE" | "CONTEXT_STORE_CORRUPT" | "CONTEXT_STORE_ACCESS" | "CONTEXT_CLOSE_TIMEOUT";
-
-/**
- * The server could not be reached, did not answer in time, turned the connection away for now (too many
- * clients, starting up) or dropped it during an operation. The operation's transaction was rolled back:
- * nothing of it was written. Retry once the server is reachable, opening the session again.
- */
-export class ContextStoreUnavailableError extends ContextError {
-  readonly location: string;
-
-  /** `detail` says what happened and what to do; without it, the cause's message is quoted. */
-  constructor(location: string, options?: { cause?: unknown; detail?: string }) {
-    const cause = options?.cause instanceof Error ? options.cause.message : String(options?.cause);
-    const detail = options?.detail ?? `${cause}. Check that the server is reachable, then open the session again`;
-    super(
-      "CONTEXT_STORE_UNAVAILABLE",
-      `The session ${location} could not be written or read: ${detail}. Nothing of that operation was stored.`,
-      {
-        cause: options?.cause,
-      },
-    );
-    this.location = location;
-  }
-}
 
 /** What the server refused: a role or its password, the database, or a privilege on the tables. */
 export type PostgresAccessReason = "role" | "database" | "privilege";
@@ -33,15 +13,17 @@ export type PostgresAccessReason = "role" | "database" | "privilege";
 /**
  * The server answered, and refused this connection's role, password, database or privileges. Retrying
  * will not help: fix `connectionString` (or create the role or database, or grant the privilege).
+ * Core's `ContextStoreAccessError` (its `path` is the session's location), with the server and what it refused.
  */
-export class PostgresStoreAccessError extends ContextError {
+export class PostgresStoreAccessError extends ContextStoreAccessError {
   readonly location: string;
   /** `host:port/database` of the server, never the password. */
   readonly server: string;
-  readonly reason: PostgresAccessReason;
+  /** What the server refused; the message says why and what to do. */
+  override readonly reason: PostgresAccessReason;
 
   constructor(location: string, server: string, reason: PostgresAccessReason, detail: string, options?: { cause?: unknown }) {
-    super("CONTEXT_STORE_ACCESS", `PostgreSQL at ${server} refused the session ${location}: ${detail}`, options);
+    super(location, `PostgreSQL at ${server} refused it: ${detail}`, options);
     this.location = location;
     this.server = server;
     this.reason = reason;

@@ -90,13 +90,16 @@ export class ContextStoreCorruptError extends ContextError {
 export class ContextStoreUnavailableError extends ContextError {
   readonly location: string;
 
-  constructor(location: string, options?: { cause?: unknown }) {
+  /** `detail`, when a store knows more than its driver's message, says what happened and what to do instead. */
+  constructor(location: string, options?: { cause?: unknown; detail?: string }) {
     const cause = options?.cause instanceof Error ? options.cause.message : String(options?.cause);
     super(
       "CONTEXT_STORE_UNAVAILABLE",
-      `The session ${location} could not be written or read (${cause}); nothing of that operation was stored. ` +
-        `Check that the server is reachable, then open the session again.`,
-      options,
+      options?.detail === undefined
+        ? `The session ${location} could not be written or read (${cause}); nothing of that operation was stored. ` +
+            `Check that the server is reachable, then open the session again.`
+        : `The session ${location} could not be written or read: ${options.detail}. Nothing of that operation was stored.`,
+      { cause: options?.cause },
     );
     this.location = location;
   }
