@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
-import { describeMessageStore } from "@ctxkit/conformance/vitest";
+import { type CorruptRecordKind, describeMessageStore } from "@ctxkit/conformance/vitest";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { startPasswordPostgresServer, type PasswordPostgresServer } from "../test/password-postgres-server.js";
@@ -40,6 +40,15 @@ describeWithPostgres("PostgreSQL store", (connectionString) => {
   }, 60_000);
   afterAll(() => passwordServer?.stop());
   const names = tableNames(schema, "ctxkit");
+  /** Each kind of row edited by hand; a table is one type of thing, so there is no key of another type. */
+  const damage = (serverUrl: string, sessionId: string, kind: CorruptRecordKind) =>
+    withClient(serverUrl, async (client) => {
+      if (kind === "message")
+        await client.query(`UPDATE ${names.messages} SET body = '{"role":' WHERE session_id = $1 AND seq = 2`, [sessionId]);
+      if (kind === "counters")
+        await client.query(`UPDATE ${names.sessions} SET last_seq = last_seq + 2 WHERE session_id = $1`, [sessionId]);
+      if (kind === "state") await client.query(`UPDATE ${names.state} SET version = 0 WHERE session_id = $1`, [sessionId]);
+    });
 
   describeMessageStore("PostgresMessageStore", (sessionId) => new PostgresMessageStore({ connectionString, sessionId, schema }), {
     // Through a loopback proxy the check freezes, with bounds short enough for a test.
@@ -70,14 +79,7 @@ describeWithPostgres("PostgreSQL store", (connectionString) => {
     // Each kind of row edited by hand; a table is one type of thing, so there is no key of another type.
     corruptRecords: {
       kinds: ["message", "counters", "state"],
-      corrupt: (sessionId, kind) =>
-        withClient(connectionString, async (client) => {
-          if (kind === "message")
-            await client.query(`UPDATE ${names.messages} SET body = '{"role":' WHERE session_id = $1 AND seq = 2`, [sessionId]);
-          if (kind === "counters")
-            await client.query(`UPDATE ${names.sessions} SET last_seq = last_seq + 2 WHERE session_id = $1`, [sessionId]);
-          if (kind === "state") await client.query(`UPDATE ${names.state} SET version = 0 WHERE session_id = $1`, [sessionId]);
-        }),
+      corrupt: (sessionId, kind) => damage(connectionString, sessionId, kind),
     },
     // A wrong role, a closed port, and a frozen connection, each given the password in its connection string.
     credentials: {
@@ -108,6 +110,12 @@ describeWithPostgres("PostgreSQL store", (connectionString) => {
           closeTimeoutMs: 500,
         });
         return { store, freeze: proxy.freeze, dispose: proxy.close };
+      },
+      // Sessions given the password, on the server that asks for it, damaged by hand.
+      corrupt: {
+        kinds: ["message", "counters", "state"],
+        store: (sessionId) => new PostgresMessageStore({ connectionString: passwordServer.url, sessionId, schema }),
+        damage: (sessionId, kind) => damage(passwordServer.url, sessionId, kind),
       },
     },
     // closeTimeoutMs of the frozenNetwork stores above, and the error close() then rejects with.

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { randomUUID } from "node:crypto";
-import { describeMessageStore } from "@ctxkit/conformance/vitest";
+import { type CorruptRecordKind, describeMessageStore } from "@ctxkit/conformance/vitest";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect } from "vitest";
 import { startPasswordRedisServer, type PasswordRedisServer } from "../test/password-redis-server.js";
@@ -43,6 +43,15 @@ describeWithRedis("Redis store", (url) => {
     messages: `${keyPrefix}{${sessionId}}:messages`,
     state: `${keyPrefix}{${sessionId}}:state`,
   });
+  /** Each kind of record edited by hand, as redis-cli in the wrong hands would leave it. */
+  const damage = (serverUrl: string, sessionId: string, kind: CorruptRecordKind) =>
+    withClient(serverUrl, async (client) => {
+      const key = keys(sessionId);
+      if (kind === "message") await client.lset(key.messages, 1, '{"role":');
+      if (kind === "counters") await client.hset(key.meta, "generation", "abc");
+      if (kind === "state") await client.hset(key.state, "summary\u0000checkpoint", "[0]");
+      if (kind === "key-type") await client.del(key.messages).then(() => client.set(key.messages, "not a list"));
+    });
 
   describeMessageStore("RedisMessageStore", (sessionId) => new RedisMessageStore({ url, sessionId, keyPrefix }), {
     // Through a loopback proxy the check freezes, with bounds short enough for a test.
@@ -62,17 +71,9 @@ describeWithRedis("Redis store", (url) => {
       await client.quit();
     },
     concurrentStateWriters: true,
-    // Each kind of record edited by hand, as redis-cli in the wrong hands would leave it.
     corruptRecords: {
       kinds: ["message", "counters", "state", "key-type"],
-      corrupt: (sessionId, kind) =>
-        withClient(url, async (client) => {
-          const key = keys(sessionId);
-          if (kind === "message") await client.lset(key.messages, 1, '{"role":');
-          if (kind === "counters") await client.hset(key.meta, "generation", "abc");
-          if (kind === "state") await client.hset(key.state, "summary\u0000checkpoint", "[0]");
-          if (kind === "key-type") await client.del(key.messages).then(() => client.set(key.messages, "not a list"));
-        }),
+      corrupt: (sessionId, kind) => damage(url, sessionId, kind),
     },
     // A wrong user, a closed port, and a frozen connection, each given the password in its URL.
     credentials: {
@@ -89,6 +90,12 @@ describeWithRedis("Redis store", (url) => {
         const proxy = await startTcpProxy(`redis://:${secret}@127.0.0.1:${passwordServer.port}`);
         const store = new RedisMessageStore({ url: proxy.url, sessionId, keyPrefix, commandTimeoutMs: 500 });
         return { store, freeze: proxy.freeze, dispose: proxy.close };
+      },
+      // Sessions given the password, on the server that asks for it, damaged by hand.
+      corrupt: {
+        kinds: ["message", "counters", "state", "key-type"],
+        store: (sessionId) => new RedisMessageStore({ url: `redis://:${secret}@127.0.0.1:${passwordServer.port}`, sessionId, keyPrefix }),
+        damage: (sessionId, kind) => damage(`redis://:${secret}@127.0.0.1:${passwordServer.port}`, sessionId, kind),
       },
     },
     // The README's bound: twice commandTimeoutMs (500 ms through the frozen proxy above).

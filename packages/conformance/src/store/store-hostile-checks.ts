@@ -31,6 +31,15 @@ export interface CredentialStores {
   readonly unreachable?: (sessionId: string) => Promise<FaultyStore>;
   /** A store on a server that accepts the secret, whose network the check freezes after a first write. */
   readonly frozen?: (sessionId: string) => Promise<FreezableStore>;
+  /**
+   * Stores given the secret on a server that accepts it, and a way to damage their session's records as
+   * `corruptRecords` does: what opening a damaged session reports is searched for the secret too.
+   */
+  readonly corrupt?: {
+    readonly kinds: readonly CorruptRecordKind[];
+    store(sessionId: string): MessageStore | Promise<MessageStore>;
+    damage(sessionId: string, kind: CorruptRecordKind): Promise<void>;
+  };
 }
 
 export interface StoreHostileHooks {
@@ -250,6 +259,25 @@ export function storeHostileChecks(
               await faulty.store.close().catch((error: unknown) => keep(`close() after ${what}`, error));
               await faulty.dispose();
             }
+          }
+          for (const kind of credentials.corrupt?.kinds ?? []) {
+            const { store, damage } = credentials.corrupt!;
+            const sessionId = randomUUID();
+            const writer = await store(sessionId);
+            await writer.open();
+            await writer.load();
+            for (let index = 0; index < 3; index += 1) await writer.append(message(index));
+            await writer.writeState({ strategy: "summary", key: "checkpoint", value: { through: 1 } });
+            await writer.close();
+            await damage(sessionId, kind);
+            const outcome = await settleBefore(
+              open(await store(sessionId)).then((manager) => manager.close()),
+              guardMs,
+            );
+            // An open that succeeds is the corrupt-record checks' to report; here only what it printed counts.
+            expect(outcome.settled, `opening a session with a corrupt ${kind} record was still pending after ${guardMs} ms`).toBe(true);
+            keep(`the error of opening a session with a corrupt ${kind} record`, outcome.settled ? outcome.error : undefined);
+            provoked += 1;
           }
           if (credentials.frozen !== undefined) {
             const faulty = await credentials.frozen(randomUUID());
