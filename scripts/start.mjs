@@ -1,10 +1,15 @@
 // `pnpm start`: the core tour, then the conformance kit against every bundled context module, alone
-// and with the summary strategy in its pipeline, and one closing line for the whole run.
-import { spawnSync } from "node:child_process";
+// and with the summary strategy in its pipeline, and one closing line for the whole run: what ran, what
+// was skipped and why, and how long it all took.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { findKnownServer, SERVERS } from "./test.mjs";
+
+const startedAt = Date.now();
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const storagePath = mkdtempSync(join(tmpdir(), "ctxkit-start-"));
@@ -23,20 +28,20 @@ const reports = [
   ["scripts/persistent-with-summary.mjs"],
 ];
 
-// The PostgreSQL module runs when a server is known: CTXKIT_POSTGRES_URL, or the one `bash scripts/postgres.sh start` wrote.
-const postgresEnv = join(root, ".tmp/postgres.env");
-const postgresUrl =
-  process.env.CTXKIT_POSTGRES_URL ??
-  (existsSync(postgresEnv)
-    ? readFileSync(postgresEnv, "utf8")
-        .match(/^CTXKIT_POSTGRES_URL=(.+)$/m)?.[1]
-        ?.trim()
-    : undefined);
-if (postgresUrl === undefined) {
-  console.log(
-    "context-postgres: no PostgreSQL server known (set CTXKIT_POSTGRES_URL, or run `bash scripts/postgres.sh start`); its conformance run is skipped.",
-  );
-} else {
+// The server modules run when their server is known, as for `pnpm test`: the URL variable, or a server that answers
+// where `bash scripts/<name>.sh start` recorded it. A skipped one is named, with why, on the closing line.
+const skipped = [];
+const serverUrl = async (server, module) => {
+  const known = await findKnownServer(server);
+  if (known === undefined) {
+    skipped.push(`${module} (no ${server.name} server: set ${server.variable} or run \`bash ${server.script} start\`)`);
+  }
+  return known?.url;
+};
+const [postgresServer, redisServer] = SERVERS;
+
+const postgresUrl = await serverUrl(postgresServer, "context-postgres");
+if (postgresUrl !== undefined) {
   reports.push([
     "packages/context-postgres",
     "--restart",
@@ -45,20 +50,8 @@ if (postgresUrl === undefined) {
   ]);
 }
 
-// The Redis module likewise: CTXKIT_REDIS_URL, or the one `bash scripts/redis.sh start` wrote.
-const redisEnv = join(root, ".tmp/redis.env");
-const redisUrl =
-  process.env.CTXKIT_REDIS_URL ??
-  (existsSync(redisEnv)
-    ? readFileSync(redisEnv, "utf8")
-        .match(/^CTXKIT_REDIS_URL=(.+)$/m)?.[1]
-        ?.trim()
-    : undefined);
-if (redisUrl === undefined) {
-  console.log(
-    "context-redis: no Redis server known (set CTXKIT_REDIS_URL, or run `bash scripts/redis.sh start`); its conformance run is skipped.",
-  );
-} else {
+const redisUrl = await serverUrl(redisServer, "context-redis");
+if (redisUrl !== undefined) {
   reports.push(["packages/context-redis", "--restart", "--config", JSON.stringify({ url: redisUrl, keyPrefix: "ctxkit-start:" })]);
 }
 
@@ -68,7 +61,7 @@ try {
   for (const report of reports) {
     const command = `ctxkit-conformance ${report.map(shellQuote).join(" ")}`;
     console.log(`\n$ ${command}`);
-    if (run([conformance, ...report]) !== 0) failed.push(command);
+    if ((await runReport([conformance, ...report])) !== 0) failed.push(command);
   }
 } finally {
   rmSync(storagePath, { recursive: true, force: true });
@@ -89,10 +82,43 @@ console.log(`\n$ conformance kit against its broken modules, over fresh seeds\n$
 const passed = reports.length - failed.length;
 console.log(
   `\nctxkit: core tour ${tourStatus === 0 ? "ok" : "FAILED"}; conformance ${passed}/${reports.length} setups passed` +
+    (skipped.length === 0 ? "" : `, skipped ${skipped.join(" and ")}`) +
     (failed.length === 0 ? "" : `; failed: ${failed.join(" | ")}`) +
-    `; ${detection.summary}.`,
+    `; ${detection.summary}; ${formatElapsed(Date.now() - startedAt)} in all.`,
 );
 process.exit(tourStatus !== 0 || failed.length > 0 || !detection.allCaught ? 1 : 0);
+
+/**
+ * Runs one conformance report, its output passed on line by line, less the report's closing repeat of what a
+ * property measured ("name: note"): the property's own line already ends with that note.
+ */
+function runReport(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"], env });
+    const printed = [];
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const repeat = /^([\w-]+): (.+)$/.exec(line);
+      if (repeat !== null && printed.some((earlier) => isCheckLineWithNote(earlier, repeat[1], repeat[2]))) return;
+      // The blank line that opened the dropped block goes with it.
+      if (line === "" && printed.at(-1) === "") return;
+      printed.push(line);
+      console.log(line);
+    });
+    child.once("error", () => resolve(1));
+    child.once("close", (code) => resolve(code ?? 1));
+  });
+}
+
+/** Whether `line` is the report's line for check `name` ("  pass  name  …"), ending with `note`. */
+function isCheckLineWithNote(line, name, note) {
+  const plain = line.replace(/\u001b\[[0-9;]*m/g, "");
+  return new RegExp(`^\\s+\\S+\\s+${name}\\s`).test(plain) && plain.endsWith(note);
+}
+
+function formatElapsed(milliseconds) {
+  const seconds = Math.round(milliseconds / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
+}
 
 function measureDetection(families) {
   const folder = mkdtempSync(join(tmpdir(), "ctxkit-detection-"));
