@@ -61,7 +61,7 @@ export class CompactionPass {
     const { config, events, planner, tail } = this.parts;
     const started = performance.now();
     const before = await this.start(reason);
-    const budget = ceiling > requested ? Math.max(requested, Math.min(ceiling, await this.minimalViewTokens(before, signal))) : requested;
+    const budget = ceiling > requested ? Math.max(requested, Math.min(ceiling, await this.minimalViewFloor(before, signal))) : requested;
     await events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
     // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
     const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits() : undefined;
@@ -108,10 +108,15 @@ export class CompactionPass {
     return { steps, budget };
   }
 
-  /** What the last-resort passes alone leave of `view` with nothing else to reach for: the minimal view's tokens. */
-  private async minimalViewTokens(view: ViewDraft, signal: AbortSignal): Promise<number> {
+  /**
+   * What the last-resort passes alone leave of `view` with nothing else to reach for (the minimal view's
+   * tokens), with a little room: the real passes may start from texts the configured strategies already
+   * shortened, whose trim markers count differently by a token or so.
+   */
+  private async minimalViewFloor(view: ViewDraft, signal: AbortSignal): Promise<number> {
     const { strategyTimeoutMs } = this.parts.config;
-    return (await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(0, 0, signal), { strategyTimeoutMs })).view.tokens;
+    const { tokens } = (await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(0, 0, signal), { strategyTimeoutMs })).view;
+    return Math.ceil(tokens * 1.01) + 16;
   }
 
   /** The strategies that hold a limit on every view (a message window) and whose limit `view` (by default the view as it stands) has passed. */
