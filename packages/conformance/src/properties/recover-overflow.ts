@@ -120,7 +120,7 @@ function counterOf(usage: { counter?: string } | undefined): string {
 
 /**
  * A session against a provider that counts `ratio` × the module's tokens. The instructions, which no view may
- * drop, take most of the view (about 80–90%); the provider rejects the view of the latest question, with a
+ * drop, take most of the view (about 80–95%); the provider rejects the view of the latest question, with a
  * window one token below it, which still holds the minimal view with room to spare. A module that shrinks
  * after that rejection in the wrong unit (its own count taken for the provider's, then scaled again), or below
  * the minimal view, refuses here; a healthy one recovers, and serves the later turns.
