@@ -347,6 +347,28 @@ export function storeHostileChecks(
         } finally {
           await faulty.dispose();
         }
+        // Through a manager too: its close() waits for the calls made before it (here a pin, a read then a
+        // state write, frozen on the network), so the store's bound must start when that close() does
+        // (`beginClose`), not when the manager finally hands the store its own close().
+        const managed = await frozenNetwork(randomUUID());
+        try {
+          const manager = await createContextManager({ store: managed.store, tokenizer: "estimate" });
+          await manager.addMessage({ role: "user", content: "before the freeze" });
+          managed.freeze();
+          const pin = manager.pinMessage(0);
+          pin.catch(() => {});
+          const bound = 2 * closeBound.timeoutMs + 1_000;
+          const closed = await settleBefore(manager.close(), bound);
+          expect(
+            closed.settled,
+            `the manager's close() was still pending ${bound} ms after it was called, with a pin frozen in flight (the store's bound: ${closeBound.timeoutMs} ms)`,
+          ).toBe(true);
+          const error = closed.settled ? closed.error : undefined;
+          if (error !== undefined)
+            expect(error, `the manager's close() rejected with an untyped error: ${describe(error)}`).toBeInstanceOf(ContextError);
+        } finally {
+          await managed.dispose();
+        }
       },
     });
   return checks;

@@ -225,7 +225,8 @@ class CloseTimeoutError extends ContextError {
  * at most `CLOSE_TIMEOUT_MS`, then fails them and rejects with CONTEXT_CLOSE_TIMEOUT; with the flaw, it
  * waits for them for as long as the network stays frozen.
  */
-function freezableSuite(closeWaitsForever: boolean): () => HostileSuite {
+function freezableSuite(flaw: "none" | "close-waits" | "no-begin-close"): () => HostileSuite {
+  const closeWaitsForever = flaw === "close-waits";
   return () => {
     const frozenStore = (sessionId: string) => {
       const location = `frozen:${sessionId}`;
@@ -251,6 +252,16 @@ function freezableSuite(closeWaitsForever: boolean): () => HostileSuite {
         writeState: (_change) => write(() => {}),
         replace: (_messages, _state) => write(() => {}),
         clear: (_state) => write(() => {}),
+        // Healthy, the close bound starts when a manager's close() begins; with the flaw there is none.
+        ...(flaw !== "none"
+          ? {}
+          : {
+              beginClose: () =>
+                void setTimeout(() => {
+                  for (const entry of pending)
+                    entry.fail(new ContextStoreUnavailableError(location, { cause: new Error("given up at close()") }));
+                }, CLOSE_TIMEOUT_MS),
+            }),
         close: async () => {
           isClosed = true;
           const waiting = [...pending].map((entry) => entry.done.catch(() => {}));
@@ -283,6 +294,11 @@ function freezableSuite(closeWaitsForever: boolean): () => HostileSuite {
   };
 }
 
-export const healthyFreezableStores = freezableSuite(false);
+export const healthyFreezableStores = freezableSuite("none");
 /** close() waits for every pending write, and on a frozen network none ever answers. */
-export const closeWaitsForAFrozenNetwork = freezableSuite(true);
+export const closeWaitsForAFrozenNetwork = freezableSuite("close-waits");
+/**
+ * Its own close() keeps the bound, but it has no `beginClose`: a manager's close(), which first waits for
+ * the calls made before it, waits for a write frozen in flight for as long as the network stays frozen.
+ */
+export const startsItsCloseBoundLate = freezableSuite("no-begin-close");
