@@ -85,8 +85,8 @@ export {
   type CorruptRecord,
   type LockOwner,
   misusedStore,
-export { credentialsOf, redactCredentials, redactText, REDACTED, type CredentialSource } from "./store/redact-credentials.js";
 } from "./store/store-errors.js";
+export { credentialsOf, redactCredentials, redactText, REDACTED, type CredentialSource } from "./store/redact-credentials.js";
 
 // --- Adapter kit: shared by the adapters between ctxkit messages and each SDK's shapes. ---
 export { AdapterInputError, type AdapterInputProblem } from "./adapters/adapter-input-error.js";
