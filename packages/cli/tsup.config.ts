@@ -1,6 +1,6 @@
 import { definePackageConfig } from "../../tsup.config.base.js";
 
-// Two entries: the readers with the replay library, and the replay library alone (which the bench imports).
+// Three entries: the readers with the replay library, the replay library alone (which the bench imports), and the command.
 export default definePackageConfig({
-  entry: { index: "src/index.ts", replay: "src/replay/index.ts" },
+  entry: { index: "src/index.ts", replay: "src/replay/index.ts", cli: "src/cli.ts" },
 });

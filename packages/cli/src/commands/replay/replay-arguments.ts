@@ -1,0 +1,112 @@
+// `ctxkit replay`'s command line, read with node:util's parseArgs into what the replay needs.
+import { parseArgs } from "node:util";
+import { PRICING_BY_NAME, type PriceModel } from "../../replay/prompt-cache-pricing.js";
+import { FORMAT_NAMES } from "../../formats/detect-format.js";
+import { UsageError } from "../usage-error.js";
+import type { ConfigurationName } from "./configurations.js";
+
+export const DEFAULT_BUDGETS: readonly number[] = [24_000, 64_000];
+
+export interface ReplayArguments {
+  readonly help: boolean;
+  readonly files: readonly string[];
+  /** Presets and config files, in the order given: `--preset`, `--config`, then `--compare`'s list. */
+  readonly configurations: readonly ConfigurationName[];
+  readonly budgets: readonly number[];
+  readonly price: PriceModel;
+  readonly format?: string;
+  /** A file, or "-" for stdout instead of the table. */
+  readonly json?: string;
+  readonly html?: string;
+  readonly debug: boolean;
+}
+
+const OPTIONS = {
+  preset: { type: "string" },
+  config: { type: "string" },
+  compare: { type: "string" },
+  budget: { type: "string" },
+  price: { type: "string" },
+  "cache-read": { type: "string" },
+  "cache-write": { type: "string" },
+  format: { type: "string" },
+  json: { type: "string" },
+  html: { type: "string" },
+  debug: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** A token count: digits, with an optional k (24k = 24000). */
+function parseBudget(text: string): number {
+  const match = /^(\d+)(k?)$/i.exec(text.trim().replaceAll("_", ""));
+  const budget = match === null ? Number.NaN : Number(match[1]) * (match[2] === "" ? 1 : 1000);
+  if (!Number.isSafeInteger(budget) || budget <= 0)
+    throw new UsageError("--budget", `"${text}" is not a token count: give whole numbers separated by commas, e.g. --budget 24000,64000`);
+  return budget;
+}
+
+function parseMultiplier(option: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0)
+    throw new UsageError(option, `"${text}" is not a price multiplier: give a number of 0 or more, e.g. ${option} 0.5`);
+  return value;
+}
+
+function parsePrice(values: Record<string, string | boolean | undefined>): PriceModel {
+  const name = (values["price"] as string | undefined) ?? "anthropic";
+  if (!Object.hasOwn(PRICING_BY_NAME, name))
+    throw new UsageError("--price", `"${name}" is not a price model: give anthropic, openai or none`);
+  const base = PRICING_BY_NAME[name as keyof typeof PRICING_BY_NAME];
+  const cacheRead = parseMultiplier("--cache-read", values["cache-read"] as string | undefined);
+  const cacheWrite = parseMultiplier("--cache-write", values["cache-write"] as string | undefined);
+  return { name: base.name, cacheRead: cacheRead ?? base.cacheRead, uncached: cacheWrite ?? base.uncached };
+}
+
+const listOf = (text: string | undefined): string[] =>
+  text === undefined
+    ? []
+    : text
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "");
+
+/** The arguments after `replay`; a `UsageError` naming the option when they cannot run. */
+export function parseReplayArguments(argv: readonly string[]): ReplayArguments {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs names the option in its own words ("Unknown option '--colour'").
+    throw new UsageError("", `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, "")}`);
+  }
+  const { values, positionals } = parsed;
+  const debug = values.debug === true;
+  if (values.help === true) return { help: true, files: [], configurations: [], budgets: [], price: parsePrice({}), debug };
+  if (positionals.length === 0) throw new UsageError("", "name at least one session file, e.g. ctxkit replay session.jsonl");
+  const format = values.format;
+  if (format !== undefined && !FORMAT_NAMES.includes(format))
+    throw new UsageError("--format", `"${format}" is not a format: give one of ${FORMAT_NAMES.join(", ")}`);
+  const budgets = values.budget === undefined ? DEFAULT_BUDGETS : listOf(values.budget).map(parseBudget);
+  if (budgets.length === 0) throw new UsageError("--budget", "give at least one token count, e.g. --budget 24000");
+  const configurations: ConfigurationName[] = [
+    ...(values.preset === undefined ? [] : [{ name: values.preset, option: "--preset" as const }]),
+    ...(values.config === undefined ? [] : [{ name: values.config, option: "--config" as const }]),
+    ...listOf(values.compare).map((name) => ({ name, option: "--compare" as const })),
+  ];
+  if (values.compare !== undefined && listOf(values.compare).length === 0)
+    throw new UsageError("--compare", "give presets or config files separated by commas, e.g. --compare default,truncate");
+  if (values.json === "" || values.html === "")
+    throw new UsageError(values.json === "" ? "--json" : "--html", "give a file to write, or - for stdout");
+  return {
+    help: false,
+    files: positionals,
+    configurations: configurations.length === 0 ? [{ name: "default", option: "--preset" }] : configurations,
+    budgets: [...new Set(budgets)],
+    price: parsePrice(values),
+    ...(format === undefined ? {} : { format }),
+    ...(values.json === undefined ? {} : { json: values.json }),
+    ...(values.html === undefined ? {} : { html: values.html }),
+    debug,
+  };
+}
