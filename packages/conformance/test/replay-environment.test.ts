@@ -42,6 +42,16 @@ describe("CTXKIT_CONFORMANCE_ONLY, _SEED and _PATH", () => {
   }, 120_000);
 });
 
+describe("describeContextManager's timeoutMs", () => {
+  it("should fail the property whose run hangs, naming the call, and fail the ones after it as not run (regression)", () => {
+    const { status, output } = runFixture({}, "hangs");
+    expect(output).toMatch(/a run of pairing did not finish within 300 ms: getMessagesForRequest\(\) never returned/);
+    expect(output).toMatch(/budget: not run: pairing did not finish/);
+    expect(output).toMatch(/Tests\s+2 failed \(2\)/);
+    expect(status).toBe(1);
+  }, 120_000);
+});
+
 describe("describeMessageStore's hooks", () => {
   it("should pass a healthy store and fail each broken one: silent repair, in-place replace, swallowed conflict, hanging close", () => {
     const result = spawnSync(process.execPath, [vitest, "run", "--config", config, "--reporter=json", "stores"], { encoding: "utf8" });
