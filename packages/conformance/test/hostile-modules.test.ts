@@ -67,6 +67,12 @@ const cases: ReadonlyArray<{ fixture: string; why: string; options: string[]; li
     lines: [/^Incomplete: the mount-registers-manager check did not finish within 1500 ms: mount\(\) never returned/m, /^FAILED: /m],
   },
   {
+    fixture: "cleanup-never-settles.mjs",
+    why: "never finishes its cleanup",
+    options: ["--timeout", HANG_TIMEOUT],
+    lines: [/^Incomplete: the mount-registers-manager check did not finish within 1500 ms: cleanup\(\) never returned/m, /^FAILED: /m],
+  },
+  {
     fixture: "requests-hang.mjs",
     why: "never answers a request",
     options: ["--timeout", HANG_TIMEOUT, "--runs", "5", "--seed", "1"],

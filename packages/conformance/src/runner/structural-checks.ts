@@ -35,6 +35,12 @@ async function mountFresh(
   return { coordinator, cleanup };
 }
 
+/** Calls into the module, heard by `pending` while the call runs. */
+function track(label: string, call: () => unknown, pending: PendingCalls | undefined): unknown {
+  const result = call();
+  return pending === undefined ? result : pending.track(label, result);
+}
+
 function moduleChecks(module: ContextModuleLike, config: unknown, pending?: PendingCalls): StructuralCheck[] {
   const exports = module as unknown as Record<string, unknown>;
   return [
@@ -74,8 +80,8 @@ function moduleChecks(module: ContextModuleLike, config: unknown, pending?: Pend
       run: async () => {
         const { coordinator, cleanup } = await mountFresh(module, config, pending);
         const manager = coordinator.get("context");
-        if (typeof cleanup === "function") await (cleanup as () => unknown)();
-        await coordinator.cleanup();
+        if (typeof cleanup === "function") await track("cleanup()", cleanup as () => unknown, pending);
+        await track("coordinator.cleanup()", () => coordinator.cleanup(), pending);
         if (manager === undefined) return "mount() registered nothing at `context`";
         const missing = missingMethods(manager);
         return missing.length === 0 ? undefined : `the manager at \`context\` lacks ${missing.join(", ")}`;
@@ -87,8 +93,8 @@ function moduleChecks(module: ContextModuleLike, config: unknown, pending?: Pend
       run: async () => {
         const { coordinator, cleanup } = await mountFresh(module, config, pending);
         const contributions = await coordinator.collectContributions("observability.events");
-        if (typeof cleanup === "function") await (cleanup as () => unknown)();
-        await coordinator.cleanup();
+        if (typeof cleanup === "function") await track("cleanup()", cleanup as () => unknown, pending);
+        await track("coordinator.cleanup()", () => coordinator.cleanup(), pending);
         const announced = new Set(contributions.flatMap((contribution) => (Array.isArray(contribution) ? contribution.map(String) : [])));
         const missing = COMPACTION_EVENTS.filter((event) => !announced.has(event));
         return missing.length === 0
@@ -106,11 +112,11 @@ function moduleChecks(module: ContextModuleLike, config: unknown, pending?: Pend
           return `mount() returned ${preview(cleanup)}, neither a cleanup function nor nothing`;
         try {
           if (typeof cleanup === "function") {
-            await (cleanup as () => unknown)();
-            await (cleanup as () => unknown)();
+            await track("cleanup()", cleanup as () => unknown, pending);
+            await track("cleanup()", cleanup as () => unknown, pending);
           }
-          await coordinator.cleanup();
-          await coordinator.cleanup();
+          await track("coordinator.cleanup()", () => coordinator.cleanup(), pending);
+          await track("coordinator.cleanup()", () => coordinator.cleanup(), pending);
         } catch (error) {
           return `cleaning up failed: ${describeError(error)}`;
         }
