@@ -98,6 +98,7 @@ export { offloadToolResults } from "./strategies/offload-tool-results.js";
 export { microcompact } from "./strategies/microcompact.js";
 
 export { ContextOverflowError } from "./provider-loop/context-overflow-error.js";
+export { ContextStreamError } from "./provider-loop/context-stream-error.js";
 export { sendWithRecovery, type SendWithRecoveryOptions } from "./provider-loop/send-with-recovery.js";
 export { reportProviderUsage } from "./provider-loop/report-provider-usage.js";
 

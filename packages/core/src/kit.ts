@@ -111,6 +111,7 @@ export {
 } from "./provider-loop/parse-provider-usage.js";
 export type { ReportProviderUsageOptions } from "./provider-loop/report-provider-usage.js";
 export { runTurn, TurnInFlight } from "./provider-loop/turn-in-flight.js";
+export { storedStream, type ContextStream, type StreamAssembly, type StoredStreamOptions } from "./provider-loop/stored-stream.js";
 // --- End of the adapter kit. ---
 
 // ── Below the agent builder's level: message predicates, tool-pair checks, token counting, the engine class and the

@@ -24,7 +24,9 @@ export {
   contextChatCompletions,
   type ContextChatCompletions,
   type ContextChatCompletionParams,
+  type ContextChatCompletionStreamParams,
 } from "./loop/context-chat-completions.js";
+export type { ContextStream } from "@ctxkit/core/kit";
 export type { ContextLoopOptions } from "./loop/loop-options.js";
 export { fromChatCompletionUsage, fromResponseUsage } from "./loop/openai-usage.js";
 export { isContextLengthError } from "./loop/is-context-length-error.js";

@@ -3,6 +3,7 @@ import type { RecordedRequest, Reply } from "./loopback-server.js";
 import { openAIError, openAIId, unexpectedProperty, unknownKey, unrecognizedArgument } from "./openai-errors.js";
 import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
+import { piecesOf, sseFrame, streamFaultIn, type StreamFault } from "./stream-script.js";
 
 const TOP_LEVEL = new Set([
   "model",
@@ -137,7 +138,8 @@ export function handleChatCompletion(
   const { ratio, window } = counting;
   const invalid = check(body);
   if (invalid !== undefined) return invalid;
-  if (body["stream"] === true) return openAIError(400, "This imitation does not stream.", "stream");
+  if (body["stream_options"] != null && body["stream"] !== true)
+    return openAIError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options");
   const messages = body["messages"] as ChatMessage[];
   const messageTokens = providerTokens(messages.flatMap(textsOf), messages.length, ratio);
   const toolTokens = body["tools"] === undefined ? 0 : providerTokens([JSON.stringify(body["tools"])], 0, ratio);
@@ -166,7 +168,7 @@ export function handleChatCompletion(
         }
       : { role: "assistant", content: move.answer, refusal: null, annotations: [] };
   const outputTokens = providerTokens(textsOf(message as ChatMessage), 0, ratio);
-  return {
+  const reply = {
     status: 200,
     body: {
       id: openAIId("chatcmpl-"),
@@ -185,4 +187,58 @@ export function handleChatCompletion(
       system_fingerprint: null,
     },
   };
+  if (body["stream"] !== true) return reply;
+  const includeUsage = (body["stream_options"] as { include_usage?: unknown } | undefined)?.include_usage === true;
+  return streamedCompletion(reply.body, includeUsage, streamFaultIn(question));
+}
+
+/**
+ * The completion as `stream: true` sends it: a first delta with the role, the content (or each call's id and name,
+ * then its arguments) in pieces by index, a last delta with the finish reason, the usage in a chunk of no choices
+ * when `stream_options.include_usage`, and `[DONE]`. Every chunk carries `usage: null` when the usage comes last.
+ */
+function streamedCompletion(
+  completion: { id: string; model: unknown; choices: { message: ChatMessage; finish_reason: string }[]; usage: unknown },
+  includeUsage: boolean,
+  fault: StreamFault | undefined,
+): Reply {
+  const [choice] = completion.choices;
+  const message = choice!.message;
+  const chunk = (choices: unknown[], usage?: unknown) => ({
+    id: completion.id,
+    object: "chat.completion.chunk",
+    created: 1_760_000_000,
+    model: completion.model,
+    service_tier: "default",
+    system_fingerprint: null,
+    choices,
+    ...(includeUsage ? { usage: usage ?? null } : {}),
+  });
+  const delta = (value: Record<string, unknown>, finishReason: string | null = null) =>
+    chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finishReason }]);
+  const calls = (message["tool_calls"] as ToolCall[] | undefined) ?? [];
+  const chunks = [
+    delta({ role: "assistant", content: calls.length > 0 ? null : "", refusal: null }),
+    ...piecesOf(typeof message.content === "string" ? message.content : "", 12).map((piece) => delta({ content: piece })),
+    ...calls.flatMap((call, index) => [
+      delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }),
+      ...piecesOf(call.function.arguments, 7).map((piece) => delta({ tool_calls: [{ index, function: { arguments: piece } }] })),
+    ]),
+    delta({}, choice!.finish_reason),
+    ...(includeUsage ? [chunk([], completion.usage)] : []),
+  ];
+  const frames = chunks.map((value) => sseFrame(value));
+  const half = Math.ceil(frames.length / 2);
+  if (fault === "fail")
+    return {
+      status: 200,
+      body: completion,
+      events: [
+        ...frames.slice(0, half),
+        sseFrame({
+          error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: null },
+        }),
+      ],
+    };
+  return { status: 200, body: completion, events: [...frames, sseFrame("[DONE]")], ...(fault === "stall" ? { stallAfter: half } : {}) };
 }

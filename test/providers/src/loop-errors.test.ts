@@ -69,18 +69,6 @@ describe("contextChatCompletions", () => {
     expect((error as ContextOverflowError).cause).toMatchObject({ status: 400, code: "context_length_exceeded" });
   });
 
-  it("should refuse stream: true with a ContextRequestError naming stream, storing nothing", async () => {
-    const client = new OpenAI({ baseURL: `${openAIServer.url}/v1`, apiKey: "test", maxRetries: 0 });
-    const context = createSimpleContext({ maxTokens: 8_192 });
-    const rejection = contextChatCompletions(client, context).create({
-      model: "gpt-4.1-mini",
-      stream: true as false,
-      messages: [{ role: "user", content: "Hi" }],
-    });
-    await expect(rejection).rejects.toMatchObject({ code: "CONTEXT_REQUEST", issues: [{ path: "stream" }] });
-    expect(await context.getMessages()).toEqual([]);
-  });
-
   it("should refuse a batch with one bad message before storing any of it, and send nothing", async () => {
     const client = new OpenAI({ baseURL: `${openAIServer.url}/v1`, apiKey: "test", maxRetries: 0 });
     const context = createSimpleContext({ maxTokens: 8_192 });

@@ -6,6 +6,10 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Server-sent events instead of a JSON body: each a whole frame (`event: …\ndata: …\n\n`), written in order. */
+  events?: readonly string[];
+  /** Writes only this many of `events`, then holds the connection open until the client leaves (or the server closes). */
+  stallAfter?: number;
 }
 
 export interface RecordedRequest {
@@ -53,6 +57,13 @@ export async function startLoopbackServer(handle: Handler, invalidJson: (text: s
     record.status = reply.status;
     record.response = reply.body;
     requests.push(record);
+    if (reply.events !== undefined) {
+      response.writeHead(reply.status, { "content-type": "text/event-stream", "cache-control": "no-cache", ...reply.headers });
+      const written = reply.events.slice(0, reply.stallAfter ?? reply.events.length);
+      response.write(written.join(""));
+      if (reply.stallAfter === undefined) response.end();
+      return;
+    }
     response.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
     response.end(JSON.stringify(reply.body));
   });
@@ -61,6 +72,11 @@ export async function startLoopbackServer(handle: Handler, invalidJson: (text: s
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // A stalled stream's connection would hold the close forever.
+        server.closeAllConnections();
+      }),
   };
 }
