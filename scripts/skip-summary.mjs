@@ -1,11 +1,10 @@
-// The skip summary that ends `pnpm test`: every skipped test's reason, grouped, from vitest's JSON report.
-// By convention a skipped test or suite says why in its name: "… (skipped: <reason>)", "… (skipped when <condition>)"
-// or "… not run (<reason>)"; one that does not is listed by name under "no reason given", so it gets one.
+// The skip summary that ends `pnpm test`: every skipped test's reason, grouped, from what scripts/skip-reporter.mjs
+// recorded. A test skipped at run time gives its reason as the skip's note; by convention one skipped before it runs
+// says why in its name or its suite's: "… (skipped: <reason>)", "… (skipped when <condition>)" or "… not run
+// (<reason>)". One that gives none is listed by name under "no reason given", so it gets one.
 import { relative, sep } from "node:path";
 
 export const NO_REASON = "no reason given";
-
-const SKIPPED_STATUSES = new Set(["skipped", "pending", "todo", "disabled"]);
 
 /** The text inside the parenthesis opened at `open`, or to the end of `text` when it never closes. */
 function insideParenthesis(text, open) {
@@ -47,25 +46,21 @@ export function skipReason(titles) {
 }
 
 /**
- * The skipped tests of a vitest JSON report (`--reporter=json`), grouped by reason, largest group first:
- * `[{ reason, count, places, tests }]`, `places` being the folders the skipped files are in (`packages/x`) and
- * `tests` the names of the tests, kept for the group with no reason.
+ * The skipped tests (`[{ file, titles, todo, note }]`, as the reporter writes them) grouped by reason, largest group
+ * first: `[{ reason, count, places, tests }]`, `places` being the folders the skipped files are in (`packages/x`) and
+ * `tests` the names of the tests, kept for the groups with no reason and the todos.
  */
-export function groupSkips(report, root) {
+export function groupSkips(skipped, root) {
   const groups = new Map();
-  for (const file of report.testResults ?? []) {
-    const shown = root === undefined ? file.name : relative(root, file.name).split(sep).join("/");
+  for (const { file, titles, todo, note } of skipped) {
+    const shown = root === undefined ? file : relative(root, file).split(sep).join("/");
     const place = shown.split("/").slice(0, 2).join("/");
-    for (const test of file.assertionResults ?? []) {
-      if (!SKIPPED_STATUSES.has(test.status)) continue;
-      const titles = [...(test.ancestorTitles ?? []), test.title];
-      const reason = test.status === "todo" ? "todo" : (skipReason(titles) ?? NO_REASON);
-      const group = groups.get(reason) ?? { reason, count: 0, places: [], tests: [] };
-      group.count += 1;
-      if (!group.places.includes(place)) group.places.push(place);
-      if (reason === NO_REASON || reason === "todo") group.tests.push(`${shown} > ${titles.join(" > ")}`);
-      groups.set(reason, group);
-    }
+    const reason = todo ? "todo" : note?.trim() || (skipReason(titles) ?? NO_REASON);
+    const group = groups.get(reason) ?? { reason, count: 0, places: [], tests: [] };
+    group.count += 1;
+    if (!group.places.includes(place)) group.places.push(place);
+    if (reason === NO_REASON || reason === "todo") group.tests.push(`${shown} > ${titles.join(" > ")}`);
+    groups.set(reason, group);
   }
   return [...groups.values()].sort((first, second) => second.count - first.count || first.reason.localeCompare(second.reason));
 }

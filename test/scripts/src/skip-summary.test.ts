@@ -3,43 +3,32 @@ import { formatSkipSummary, groupSkips, NO_REASON, reasonInTitle, skipReason } f
 
 const root = "/repo";
 
-function test(status: string, ancestorTitles: string[], title: string) {
-  return { status, ancestorTitles, title, fullName: [...ancestorTitles, title].join(" ") };
+/** A record as scripts/skip-reporter.mjs writes it. */
+function skipped(file: string, titles: string[], extra: { todo?: boolean; note?: string } = {}) {
+  return { file: `${root}/${file}`, titles, todo: extra.todo ?? false, note: extra.note };
 }
 
-// The shape of vitest's JSON report, with the skips the repository's suites produce.
-const report = {
-  testResults: [
-    {
-      name: "/repo/packages/context-postgres/src/store.test.ts",
-      assertionResults: [
-        test("skipped", ["PostgresMessageStore (skipped: no PostgreSQL server; run `bash scripts/postgres.sh start`)"], "should append"),
-        test("skipped", ["PostgresMessageStore (skipped: no PostgreSQL server; run `bash scripts/postgres.sh start`)"], "should load"),
-        test("passed", ["errors"], "should name the table"),
-      ],
-    },
-    {
-      name: "/repo/packages/context-postgres/test/conformance.test.ts",
-      assertionResults: [test("skipped", ["conformance (skipped: no PostgreSQL server; run `bash scripts/postgres.sh start`)"], "order")],
-    },
-    {
-      name: "/repo/packages/conformance/src/vitest.test.ts",
-      assertionResults: [test("skipped", ["simple"], "Resume (resume) — skipped: the module declares no persistence")],
-    },
-    {
-      name: "/repo/packages/core/src/units/real.test.ts",
-      assertionResults: [
-        test("skipped", ["tool pairs in real transcripts (skipped when ../shared/data/transcripts is absent)"], "should pair"),
-        test("skipped", ["plain"], "should do something later"),
-        test("todo", ["plain"], "should be written"),
-      ],
-    },
-    {
-      name: "/repo/test/docs/src/readme-snippets.test.ts",
-      assertionResults: [test("skipped", ["README.md"], "line 12: not run (needs an API key (OpenAI))")],
-    },
-  ],
-};
+const postgresSuite = "PostgresMessageStore (skipped: no PostgreSQL server; run `bash scripts/postgres.sh start`)";
+// The skips the repository's suites produce, by name, by suite and at run time.
+const records = [
+  skipped("packages/context-postgres/src/store.test.ts", [postgresSuite, "should append"]),
+  skipped("packages/context-postgres/src/store.test.ts", [postgresSuite, "should load"]),
+  skipped("packages/context-postgres/test/conformance.test.ts", [
+    "conformance (skipped: no PostgreSQL server; run `bash scripts/postgres.sh start`)",
+    "order",
+  ]),
+  skipped("packages/conformance/src/vitest.test.ts", ["simple", "Resume (resume) — skipped: the module declares no persistence"]),
+  skipped("packages/core/src/units/real.test.ts", [
+    "tool pairs in real transcripts (skipped when ../shared/data/transcripts is absent)",
+    "should pair",
+  ]),
+  skipped("packages/core/src/units/real.test.ts", ["plain", "should do something later"]),
+  skipped("packages/core/src/units/real.test.ts", ["plain", "should be written"], { todo: true }),
+  skipped("test/docs/src/readme-snippets.test.ts", ["README.md", "line 12: not run (needs an API key (OpenAI))"]),
+  skipped("packages/context-simple/src/conformance.test.ts", ["simple", "properties", "should retrieve (offload-retrieval, 200 runs)"], {
+    note: "the setup offloads no tool result",
+  }),
+];
 
 describe("reasonInTitle", () => {
   it("should read a reason in parentheses, up to the parenthesis that closes it", () => {
@@ -68,7 +57,7 @@ describe("skipReason", () => {
 });
 
 describe("groupSkips", () => {
-  const groups = groupSkips(report, root);
+  const groups = groupSkips(records, root);
 
   it("should group every skipped test by its reason, largest group first, with where they are", () => {
     expect(groups.map((group) => [group.count, group.reason, group.places])).toEqual([
@@ -76,9 +65,14 @@ describe("groupSkips", () => {
       [1, "needs an API key (OpenAI)", ["test/docs"]],
       [1, NO_REASON, ["packages/core"]],
       [1, "the module declares no persistence", ["packages/conformance"]],
+      [1, "the setup offloads no tool result", ["packages/context-simple"]],
       [1, "todo", ["packages/core"]],
       [1, "when ../shared/data/transcripts is absent", ["packages/core"]],
     ]);
+  });
+
+  it("should take a runtime skip's note as its reason", () => {
+    expect(groups.find((group) => group.places.includes("packages/context-simple"))?.reason).toBe("the setup offloads no tool result");
   });
 
   it("should name each test that gives no reason", () => {
@@ -90,13 +84,13 @@ describe("groupSkips", () => {
 
 describe("formatSkipSummary", () => {
   it("should give the total, then one line per reason with its count", () => {
-    const lines = formatSkipSummary(groupSkips(report, root));
-    expect(lines[0]).toBe("Skipped: 8 tests, for 6 reasons:");
+    const lines = formatSkipSummary(groupSkips(records, root));
+    expect(lines[0]).toBe("Skipped: 9 tests, for 7 reasons:");
     expect(lines[1]).toBe("  3  no PostgreSQL server; run `bash scripts/postgres.sh start`  (packages/context-postgres)");
     expect(lines).toContain("       packages/core/src/units/real.test.ts > plain > should do something later");
   });
 
   it("should say so when nothing was skipped", () => {
-    expect(formatSkipSummary(groupSkips({ testResults: [] }, root))).toEqual(["Skipped: none."]);
+    expect(formatSkipSummary(groupSkips([], root))).toEqual(["Skipped: none."]);
   });
 });
