@@ -1,4 +1,5 @@
 // A property whose runs never reach what it checks fails ("never exercised"), instead of passing over nothing.
+import { ContextBudgetError } from "@ctxkit/core";
 import { describe, expect, it } from "vitest";
 import * as contextSimple from "../../context-simple/src/index.js";
 import { DEFAULT_RUNS, runConformance } from "../src/index.js";
@@ -22,6 +23,20 @@ describe("the never-exercised rule", () => {
       expect(check?.exercised?.count).toBeGreaterThan(0);
     });
   }
+
+  it("should count views where a factory's compactions cannot be heard, and fail one that returns none", async () => {
+    const { createSimpleContext } = contextSimple;
+    const refusing = () => {
+      const { addMessage, getMessages, setMessages, clear } = createSimpleContext();
+      // Every request refused as if even the minimal view could not fit: pairing has no view to check.
+      const refuse = () => Promise.reject(new ContextBudgetError(1, 2));
+      return { addMessage, getMessages, setMessages, clear, getMessagesForRequest: refuse };
+    };
+    const report = await runConformance(refusing, { only: ["pairing"], runs: 5, seed: 1 });
+    expect(report.checks[0]).toMatchObject({ status: "fail", exercised: { what: "views returned", count: 0 } });
+    const healthy = await runConformance(() => createSimpleContext(), { only: ["pairing"], runs: 20, seed: 1 });
+    expect(healthy.checks[0]).toMatchObject({ status: "pass", exercised: { what: "views returned" } });
+  });
 
   it("should report how often each property exercised what it checks", async () => {
     const report = await runConformance(contextSimple, { runs: 20, seed: 1 });

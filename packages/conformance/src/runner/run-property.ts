@@ -83,9 +83,10 @@ function judgeExercise(
   context: PropertyContext,
   tally: ReadonlyMap<string, number>,
 ): { readonly exercised?: Exercised; readonly skip?: string; readonly fail?: string } {
-  const exercise = property.exercises ?? VIEWS_EXERCISED;
-  // Compactions are counted from the manager's events: when they cannot be heard, zero says nothing.
-  if (exercise.tally === "compactions" && !tally.has("compactions")) return {};
+  const declared = property.exercises ?? VIEWS_EXERCISED;
+  // Compactions are counted from the manager's events: when they cannot be heard (a factory with no
+  // subscribe), the views the property was given are the most that can be counted.
+  const exercise = declared.tally === "compactions" && !tally.has("compactions") ? VIEWS_EXERCISED : declared;
   const count = tally.get(exercise.tally) ?? 0;
   const exercised = { what: exercise.what, count };
   if (count > 0) return { exercised };
