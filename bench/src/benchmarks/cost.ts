@@ -9,6 +9,7 @@ import { formatMarkdownTable } from "../lib/table.js";
 import {
   ANTHROPIC_PRICING,
   addTotals,
+  type ChartPoint,
   emptyCostTotals,
   emptyTotals,
   factsUsedByCalls,
@@ -16,10 +17,10 @@ import {
   MIN_CACHED_TOKENS,
   OPENAI_PRICING,
   PRICE_MODELS,
+  renderCostChart,
   type ViewTotals,
 } from "@ctxkit/cli/replay";
 import { listTranscripts, readTranscript, TRANSCRIPTS_FOLDER, transcriptLabel } from "../sessions/real-transcripts.js";
-import { renderCostChart, type ChartPoint } from "../cost/cost-chart.js";
 import type { CostJob, CostReport, CostTotals } from "../cost/cost-protocol.js";
 import { COST_SYSTEMS } from "../cost/cost-systems.js";
 

@@ -99,6 +99,27 @@ describe(`the built ctxkit binary${skipReason}`, () => {
     expect(readdirSync(folder).filter((file) => file.endsWith(".tmp"))).toEqual([]);
   });
 
+  it.skipIf(!isBuilt)("should write one self-contained page with --html: the chart, the table and the data, nothing fetched", () => {
+    // A file name is shown in the table and held in the data: markup in it must stay text.
+    const hostile = join(folder, "<!--<script>alert(1)<script>.jsonl");
+    writeFileSync(
+      hostile,
+      `${JSON.stringify({ role: "user", content: "Open src/page_view.ts" })}\n${JSON.stringify({ role: "assistant", content: "src/page_view.ts" })}\n`,
+    );
+    const page = join(folder, "replay.html");
+    const args = ["replay", ledger, hostile, "--compare", "default,truncate", "--budget", "3000"];
+    expect(ctxkit(...args, "--html", page).code).toBe(0);
+    const html = readFileSync(page, "utf8");
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).toContain('<svg role="img" aria-labelledby="chart-title"');
+    expect(html.match(/<tr><th scope="row">(default|truncate)<\/th>/g)).toHaveLength(6);
+    // Nothing outside the file: no script or style source, no link, no CSS import or url().
+    expect(html).not.toMatch(/\s(src|href)=|@import|url\(/);
+    expect(html).not.toContain("<script>alert");
+    const data = /<script type="application\/json" id="replay-data">\n([\s\S]*?)\n<\/script>/.exec(html)![1]!;
+    expect(JSON.parse(data)).toEqual(JSON.parse(ctxkit(...args, "--json", "-").stdout));
+  });
+
   it.skipIf(!isBuilt)("should report a file it cannot read by its line, replay the others, and exit 1", () => {
     const broken = join(folder, "broken.jsonl");
     writeFileSync(broken, '{"role": "user", "content": "hi"}\n{"role": "assistant", "content": "cut\n');
@@ -128,6 +149,7 @@ describe(`the built ctxkit binary${skipReason}`, () => {
     [["--cache-read=-1"], '--cache-read: "-1" is not a price multiplier'],
     [["--format", "yaml"], '--format: "yaml" is not a format'],
     [["--config", "absent.json"], "--config: absent.json cannot be read (ENOENT)"],
+    [["--html", "-"], "--html: give a file to write"],
   ])("should exit 2 on %j, naming the option and what to give", (args, message) => {
     const { code, stdout, stderr } = ctxkit("replay", join(formats, "canonical.jsonl"), ...args);
     expect(code).toBe(2);

@@ -24,3 +24,4 @@ export {
 } from "./prompt-cache-pricing.js";
 export { factsUsedByCalls, countRetained, extractIdentifiers, MAX_EARLIER_MESSAGES } from "./extract-facts.js";
 export { ViewJudge, MessageFacts, emptyTotals, addTotals, type ViewTotals } from "./view-judge.js";
+export { renderCostChart, paretoFrontier, type ChartPoint } from "./cost-chart.js";

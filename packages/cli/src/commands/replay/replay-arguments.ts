@@ -96,8 +96,9 @@ export function parseReplayArguments(argv: readonly string[]): ReplayArguments {
   ];
   if (values.compare !== undefined && listOf(values.compare).length === 0)
     throw new UsageError("--compare", "give presets or config files separated by commas, e.g. --compare default,truncate");
-  if (values.json === "" || values.html === "")
-    throw new UsageError(values.json === "" ? "--json" : "--html", "give a file to write, or - for stdout");
+  if (values.json === "") throw new UsageError("--json", "give a file to write, or - for stdout");
+  if (values.html === "" || values.html === "-")
+    throw new UsageError("--html", "give a file to write (a page for a browser, e.g. --html replay.html)");
   return {
     help: false,
     files: positionals,

@@ -16,6 +16,7 @@ import {
   type ReplayReportSession,
   replayReportJson,
 } from "./replay-report.js";
+import { renderReplayPage } from "./replay-page.js";
 import { runReplays } from "./replay-results.js";
 
 export const REPLAY_USAGE = `Usage: ctxkit replay FILES… [options]
@@ -38,6 +39,7 @@ Options:
   --format NAME        the files' format, when it is not recognized:
                        ${FORMAT_NAMES.join(", ")}
   --json FILE|-        also write the figures as JSON (- prints JSON instead of the table)
+  --html FILE          also write one self-contained page: the cost-against-retention chart and the table
   --debug              show stack traces
   -h, --help           show this help
 
@@ -106,6 +108,7 @@ export async function replayCommand(argv: readonly string[], io: CommandIo): Pro
   };
   if (options.json !== undefined && options.json !== "-")
     await writeFileAtomically(resolve(io.cwd, options.json), replayReportJson(report));
+  if (options.html !== undefined) await writeFileAtomically(resolve(io.cwd, options.html), renderReplayPage(report));
   if (options.json === "-") io.stdout.write(replayReportJson(report));
   else if (sessions.length > 0) io.stdout.write(`${formatReplayReport(report, (text) => bold(text, wantsColour(io.stdout, io.env)))}\n`);
   return failures.length > 0 ? 1 : 0;
