@@ -8,7 +8,14 @@ export {
 } from "./to-anthropic-messages.js";
 export { fromAnthropicMessages, type FromAnthropicOptions } from "./from-anthropic-messages.js";
 export { MAX_CACHE_BREAKPOINTS, type CacheOptions } from "./cache-breakpoints.js";
-export { contextMessages, type ContextMessages, type ContextMessageParams, type ContextMessagesOptions } from "./loop/context-messages.js";
+export {
+  contextMessages,
+  type ContextMessages,
+  type ContextMessageParams,
+  type ContextMessageStreamParams,
+  type ContextMessagesOptions,
+} from "./loop/context-messages.js";
+export type { ContextStream } from "@ctxkit/core/kit";
 export { fromAnthropicUsage } from "./loop/anthropic-usage.js";
 export { isPromptTooLongError } from "./loop/is-prompt-too-long-error.js";
 export {

@@ -2,6 +2,7 @@
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Reply } from "./loopback-server.js";
 import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
+import { piecesOf, sseFrame, streamFaultIn, type StreamFault } from "./stream-script.js";
 
 const COMPACT_BETA = "compact-2026-09-04";
 const TOP_LEVEL = new Set([
@@ -163,7 +164,12 @@ export class AnthropicImitation {
     if (body["compaction"] !== undefined) return compactRequest(body, record, ratio);
     const error = check(body);
     if (error !== undefined) return error;
-    if (body["stream"] === true) return invalid("This imitation does not stream.");
+    const thinking = body["thinking"] as { type?: string; budget_tokens?: number } | undefined;
+    if (
+      thinking?.type === "enabled" &&
+      !(Number(thinking.budget_tokens) >= 1_024 && Number(thinking.budget_tokens) < Number(body["max_tokens"]))
+    )
+      return invalid("thinking.enabled.budget_tokens: Input should be at least 1024 and less than max_tokens");
     const system =
       typeof body["system"] === "string"
         ? [{ type: "text", text: body["system"] } as Block]
@@ -199,14 +205,16 @@ export class AnthropicImitation {
       .flatMap((message) => blocksOf(message.content))
       .filter((block) => block.type === "tool_result").length;
     const move = nextMove(question, resultsSince);
-    const answer: Block[] =
-      "call" in move
+    const answer: Block[] = [
+      ...(thinking?.type === "enabled" ? [thinkingBlock(question, resultsSince)] : []),
+      ...("call" in move
         ? [{ type: "tool_use", id: toolUseId(), name: "read_file", input: JSON.parse(move.call) }]
-        : [{ type: "text", text: move.answer, citations: null }];
+        : [{ type: "text", text: move.answer, citations: null }]),
+    ];
     const edited = applyEdits(body, record, messages, promptTokens, ratio);
     if ("error" in edited) return edited.error;
     const content = [...edited.compaction, ...answer];
-    return {
+    const reply = {
       status: 200,
       body: {
         id: `msg_01${String(sequence).padStart(22, "B")}`,
@@ -226,7 +234,89 @@ export class AnthropicImitation {
         },
       },
     };
+    return body["stream"] === true ? streamedMessage(reply.body, streamFaultIn(question)) : reply;
   }
+}
+
+/** What the model thought before its move: text with an emoji, and a signature of base64 characters (`+`, `/`, `=`). */
+function thinkingBlock(question: string, resultsSince: number): Block {
+  const thought = `The user asked: ${question.slice(0, 40)} I have ${resultsSince} result(s) so far 🤔, so I decide the next step.`;
+  return { type: "thinking", thinking: thought, signature: `EqQBCkgIBxAB+/${Buffer.from(thought).toString("base64").slice(0, 40)}==` };
+}
+
+/**
+ * The message as `stream: true` sends it: `message_start` with the message, no content and the input usage; each
+ * block's `content_block_start` (empty), its deltas (`text_delta`, `thinking_delta` then `signature_delta`,
+ * `input_json_delta` of the input's JSON in pieces; a compaction block whole in one `compaction_delta`) and
+ * `content_block_stop`; `message_delta` with the stop reason, the applied edits and the whole usage; `message_stop`.
+ */
+function streamedMessage(
+  message: Record<string, unknown> & { content: Block[]; usage: Record<string, unknown> },
+  fault: StreamFault | undefined,
+): Reply {
+  const { content, usage, context_management: contextManagement, stop_reason: stopReason, stop_sequence: stopSequence } = message;
+  const frame = (data: Record<string, unknown> & { type: string }) => sseFrame(data, data.type);
+  const blockFrames = content.flatMap((block, index) => {
+    const start = (contentBlock: Block) => frame({ type: "content_block_start", index, content_block: contentBlock });
+    const delta = (value: Record<string, unknown>) => frame({ type: "content_block_delta", index, delta: value });
+    const opening =
+      block.type === "text"
+        ? [
+            start({ type: "text", text: "", citations: null }),
+            ...piecesOf(String(block["text"]), 12).map((text) => delta({ type: "text_delta", text })),
+          ]
+        : block.type === "thinking"
+          ? [
+              start({ type: "thinking", thinking: "", signature: "" }),
+              ...piecesOf(String(block["thinking"]), 16).map((thinking) => delta({ type: "thinking_delta", thinking })),
+              delta({ type: "signature_delta", signature: block["signature"] }),
+            ]
+          : block.type === "tool_use"
+            ? [
+                start({ ...block, input: {} }),
+                delta({ type: "input_json_delta", partial_json: "" }),
+                ...piecesOf(JSON.stringify(block["input"]), 7).map((partial) => delta({ type: "input_json_delta", partial_json: partial })),
+              ]
+            : [
+                start({ ...block, content: null }),
+                delta({ type: "compaction_delta", content: block["content"], encrypted_content: block["encrypted_content"] }),
+              ];
+    return [...opening, frame({ type: "content_block_stop", index })];
+  });
+  const frames = [
+    frame({
+      type: "message_start",
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        context_management: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
+    }),
+    ...blockFrames,
+    frame({
+      type: "message_delta",
+      delta: { stop_reason: stopReason, stop_sequence: stopSequence, container: null, stop_details: null },
+      context_management: contextManagement,
+      usage: {
+        input_tokens: usage["input_tokens"],
+        cache_creation_input_tokens: usage["cache_creation_input_tokens"],
+        cache_read_input_tokens: usage["cache_read_input_tokens"],
+        output_tokens: usage["output_tokens"],
+      },
+    }),
+    frame({ type: "message_stop" }),
+  ];
+  const half = Math.ceil(frames.length / 2);
+  if (fault === "fail")
+    return {
+      status: 200,
+      body: message,
+      events: [...frames.slice(0, half), frame({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })],
+    };
+  return { status: 200, body: message, events: frames, ...(fault === "stall" ? { stallAfter: half } : {}) };
 }
 
 /**

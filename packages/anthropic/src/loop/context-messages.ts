@@ -1,6 +1,5 @@
-// A Messages client whose every request is the manager's view: the loop driven by ctxkit.
+// A Messages client whose every request is the manager's view: the loop driven by ctxkit, streamed or not.
 import {
-  ContextRequestError,
   estimateCounter,
   reportProviderUsage,
   sendWithRecovery,
@@ -9,15 +8,22 @@ import {
   type Message,
   type Provider,
 } from "@ctxkit/core";
-import { parseProviderUsage, runTurn } from "@ctxkit/core/kit";
+import { parseProviderUsage, runTurn, storedStream, type ContextStream, type TurnInFlight } from "@ctxkit/core/kit";
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Message as AnthropicResponse, MessageCreateParamsNonStreaming, MessageParam } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  Message as AnthropicResponse,
+  MessageCreateParamsNonStreaming,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+} from "@anthropic-ai/sdk/resources/messages";
 import { fromAnthropicMessages } from "../from-anthropic-messages.js";
 import { toAnthropicMessages, type AnthropicRequest, type ToAnthropicOptions } from "../to-anthropic-messages.js";
 import { fromLatestCompaction, toCompactionRecords } from "../compaction/compaction-records.js";
 import { appliedEditsOf, withAppliedEdits, withClearedTokens } from "../compaction/applied-edits.js";
 import { ANTHROPIC_USAGE_FIELDS } from "./anthropic-usage.js";
 import { isPromptTooLongError } from "./is-prompt-too-long-error.js";
+import { messageAssembly } from "./message-assembly.js";
 
 /** The SDK's per-request options (`signal`, `timeout`, `headers`), as its `create` takes them. */
 type AnthropicRequestOptions = Parameters<Anthropic["messages"]["create"]>[1];
@@ -39,8 +45,14 @@ export interface ContextMessagesOptions extends ToAnthropicOptions {
 export interface ContextMessageParams extends Omit<MessageCreateParamsNonStreaming, "messages" | "stream"> {
   /** Only the messages new since the last call (the user's turn, tool results): the manager holds the rest. */
   messages?: MessageParam[];
-  /** Streaming is not supported here: use the conversions with `client.messages.stream`. */
   stream?: false;
+}
+
+export interface ContextMessageStreamParams extends Omit<MessageCreateParamsStreaming, "messages" | "stream"> {
+  /** Only the messages new since the last call (the user's turn, tool results): the manager holds the rest. */
+  messages?: MessageParam[];
+  /** Streams the answer as the API's server-sent events. */
+  stream: true;
 }
 
 export interface ContextMessages {
@@ -50,6 +62,15 @@ export interface ContextMessages {
    * rejects leaves the manager as it was: send the same messages again.
    */
   create(params: ContextMessageParams, options?: AnthropicRequestOptions): Promise<AnthropicResponse>;
+  /**
+   * With `stream: true`, resolves once the API accepted the view (a too-long one already retried on a smaller
+   * view) to the events as they arrive. The answer is stored, as a non-streamed one, after `message_stop`; a
+   * stream that fails midway, is aborted or left early (`break`) leaves the manager as it was before the call.
+   */
+  create(
+    params: ContextMessageStreamParams,
+    options?: AnthropicRequestOptions,
+  ): Promise<ContextStream<RawMessageStreamEvent, AnthropicResponse>>;
 }
 
 /**
@@ -64,58 +85,73 @@ export function contextMessages(
   const { provider, tokenBudget, recoverOverflow, onEvent, ...conversion } = options;
   // The previous request's view, so the cache breakpoints land on the prefix both share.
   let previous: readonly Message[] | undefined;
-  return {
-    async create(params, requestOptions) {
-      const { messages = [], system, ...rest } = params;
-      if ((rest as { stream?: unknown }).stream === true) {
-        throw new ContextRequestError([
-          {
-            path: "stream",
-            message:
-              "contextMessages does not stream; call create without stream, or stream with client.messages.stream from toAnthropicMessages and add the final message with fromAnthropicMessages",
-          },
-        ]);
-      }
-      // Converted whole before anything is stored, so a bad message leaves the manager as it was.
-      const added = fromAnthropicMessages(messages);
-      const systemText = system === undefined ? "" : typeof system === "string" ? system : system.map((block) => block.text).join("\n");
-      const reserveTokens = systemText === "" ? 0 : estimateCounter().count(systemText);
-      // The view the API accepted becomes `previous` once it did: a rejected one was never cached.
-      let accepted: readonly Message[] | undefined;
-      // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
-      const response = await runTurn(manager, async (turn) => {
-        await turn.add(added);
-        const answer = await sendWithRecovery({
-          manager,
-          provider: "Anthropic Messages",
-          request: {
-            ...(provider === undefined ? {} : { provider }),
-            ...(tokenBudget === undefined ? {} : { tokenBudget }),
-            ...(rest.tools === undefined ? {} : { tools: rest.tools }),
-            ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
-            ...(reserveTokens === 0 ? {} : { reserveTokens }),
-          },
-          isOverflow: isPromptTooLongError,
-          ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
-          send: (view) => {
-            const sent = fromLatestCompaction(view);
-            const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
-            accepted = sent;
-            return client.messages.create({ ...rest, ...withSystem(system, request) }, requestOptions);
-          },
-        });
-        // Read, converted and checked before the answer is stored: bad usage is ignored, never a failed turn.
-        const usage = parseProviderUsage(answer.usage, ANTHROPIC_USAGE_FIELDS);
-        const edits = appliedEditsOf(answer);
-        await turn.add(withAppliedEdits(toCompactionRecords(fromAnthropicMessages([answer])), edits));
-        const report = { provider: "Anthropic Messages", ...(onEvent === undefined ? {} : { onEvent }) };
-        await reportProviderUsage(manager, usage.usage === undefined ? usage : withClearedTokens(usage.usage, edits), report);
-        return answer;
+  /** Stores an answer (streamed and assembled, or not) the one way: its blocks and applied edits, then the usage. */
+  async function store(turn: TurnInFlight, answer: AnthropicResponse): Promise<void> {
+    // Read, converted and checked before the answer is stored: bad usage is ignored, never a failed turn.
+    const usage = parseProviderUsage(answer.usage, ANTHROPIC_USAGE_FIELDS);
+    const edits = appliedEditsOf(answer);
+    await turn.add(withAppliedEdits(toCompactionRecords(fromAnthropicMessages([answer])), edits));
+    const report = { provider: "Anthropic Messages", ...(onEvent === undefined ? {} : { onEvent }) };
+    await reportProviderUsage(manager, usage.usage === undefined ? usage : withClearedTokens(usage.usage, edits), report);
+  }
+
+  async function create(
+    params: ContextMessageParams | ContextMessageStreamParams,
+    requestOptions?: AnthropicRequestOptions,
+  ): Promise<AnthropicResponse | ContextStream<RawMessageStreamEvent, AnthropicResponse>> {
+    const { messages = [], system, ...rest } = params;
+    // Converted whole before anything is stored, so a bad message leaves the manager as it was.
+    const added = fromAnthropicMessages(messages);
+    const systemText = system === undefined ? "" : typeof system === "string" ? system : system.map((block) => block.text).join("\n");
+    const reserveTokens = systemText === "" ? 0 : estimateCounter().count(systemText);
+    // The view the API accepted becomes `previous` once it did: a rejected one was never cached.
+    let accepted: readonly Message[] | undefined;
+    const open = <T>(send: (request: Pick<MessageCreateParamsNonStreaming, "system" | "messages">) => Promise<T>) =>
+      sendWithRecovery({
+        manager,
+        provider: "Anthropic Messages",
+        request: {
+          ...(provider === undefined ? {} : { provider }),
+          ...(tokenBudget === undefined ? {} : { tokenBudget }),
+          ...(rest.tools === undefined ? {} : { tools: rest.tools }),
+          ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
+          ...(reserveTokens === 0 ? {} : { reserveTokens }),
+        },
+        isOverflow: isPromptTooLongError,
+        ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
+        send: (view) => {
+          const sent = fromLatestCompaction(view);
+          const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
+          accepted = sent;
+          return send(withSystem(system, request));
+        },
       });
-      previous = accepted;
-      return response;
-    },
-  };
+    // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
+    const response = await runTurn(manager, async (turn) => {
+      await turn.add(added);
+      if (rest.stream === true) {
+        const streamed = rest;
+        // The request's HTTP answer arrives before any event, so an overflow is retried here, before the caller reads.
+        const events = await open((request) => client.messages.create({ ...streamed, ...request, stream: true }, requestOptions));
+        return storedStream({
+          turn,
+          events,
+          assembly: messageAssembly(),
+          provider: "Anthropic Messages",
+          signal: requestOptions?.signal,
+          store: (answer) => store(turn, answer),
+        });
+      }
+      const { stream: _stream, ...unstreamed } = rest;
+      const answer = await open((request) => client.messages.create({ ...unstreamed, ...request }, requestOptions));
+      await store(turn, answer);
+      return answer;
+    });
+    previous = accepted;
+    return response;
+  }
+
+  return { create: create as ContextMessages["create"] };
 }
 
 /** The caller's `system` (not stored) goes before the view's own system messages. */
