@@ -52,6 +52,8 @@ export interface ContextEventMap {
     target: number;
     /** Set exactly when the view ended above `target`: why the pass could go no further. */
     shortOfTarget?: TargetShortfall;
+    /** The id of the compaction's receipt (`getCompaction(id)`), when the manager keeps receipts. */
+    receiptId?: string;
   };
   /**
    * Synthetic content (a summary, a repair notice) entered the view. For a summary, the history range

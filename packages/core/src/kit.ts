@@ -121,6 +121,23 @@ export { checkToolPairs } from "./units/check-tool-pairs.js";
 export { countMessageTokens } from "./tokens/count-message-tokens.js";
 export type { TokenizerOption } from "./tokens/resolve-token-counter.js";
 export { isContextManager } from "./protocol.js";
+// Compaction receipts and explainView: optional capabilities the engine has; tools that read them check with the guards.
+export {
+  canExplainView,
+  canListCompactions,
+  type CompactionReceipt,
+  type CompactionReceiptCapability,
+  type CompactionSummary,
+  type ExplainedMessage,
+  type ExplainedSyntheticEntry,
+  type ExplainViewCapability,
+  type MessageFate,
+  type MessageFateRun,
+  type ViewExplanation,
+  type ViewForm,
+  type ViewReason,
+  type ViewTotals,
+} from "./protocol.js";
 export type { ContextEventListener, TargetShortfall } from "./events.js";
 export type { ErrorIssue } from "./errors.js";
 export { ContextEngine } from "./engine/context-engine.js";

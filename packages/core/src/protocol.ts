@@ -1,5 +1,6 @@
 // The context-manager protocol: what an orchestrator calls, and the optional capabilities.
 import type { Message } from "./messages/message.js";
+import type { CompactionReason } from "./events.js";
 import type { PipelineStep } from "./pipeline/strategy.js";
 
 export interface ProviderInfo {
@@ -113,6 +114,128 @@ export interface ConditionalReplaceCapability {
   replaceMessages(expected: readonly Message[], messages: Message[]): Promise<void>;
 }
 
+/** What a compaction did to one history message. */
+export type MessageFate = "kept" | "cleared" | "trimmed" | "summarized" | "dropped";
+
+/** Consecutive history messages (`from` through `to`, inclusive) that met the same fate from the same strategy. */
+export interface MessageFateRun {
+  readonly from: number;
+  readonly to: number;
+  readonly fate: MessageFate;
+  /** The strategy that cleared, trimmed, summarized or dropped them (`(repair)`: an orphan tool result left out); absent when kept. */
+  readonly strategy?: string;
+  /** `summarized` only: the summary that stands for them, by its position in the view and the last history index it covers. */
+  readonly summary?: { readonly viewIndex: number; readonly coveredThrough: number };
+}
+
+/** A compaction's figures, without the per-message fates: what `listCompactions()` returns. */
+export interface CompactionSummary {
+  /** Unique per session: the time it ran plus a random part, so two workers never make the same one. */
+  readonly id: string;
+  /** When it ran, as an ISO 8601 time. */
+  readonly at: string;
+  readonly reason: CompactionReason;
+  readonly budget: number;
+  /** The tokens it aimed for. */
+  readonly target: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** How many history messages there were, and how many entries the new view has. */
+  readonly historyLength: number;
+  readonly viewLength: number;
+  /** The pipeline's steps, in order (time taken is left out: it is not a decision). */
+  readonly steps: readonly { strategy: string; applied: boolean; tokensBefore: number; tokensAfter: number; skipped?: string }[];
+  /** Where the new view stopped matching the previous request's view: the shared prefix, in messages and tokens. */
+  readonly sharedPrefix: { readonly messages: number; readonly tokens: number };
+  /** How many history messages met each fate. */
+  readonly fateCounts: Readonly<Record<MessageFate, number>>;
+  /** False once only the summary of an older compaction is kept (see `keepCompactionReceipts`). */
+  readonly hasFates: boolean;
+}
+
+/** The whole record of one compaction: its figures and what became of every history message. */
+export interface CompactionReceipt extends CompactionSummary {
+  /** Runs covering every history index once, in order; empty when `hasFates` is false. */
+  readonly fates: readonly MessageFateRun[];
+}
+
+/** Durable receipts of the compactions a session went through, shared by every worker on the session. */
+export interface CompactionReceiptCapability {
+  /** Every compaction kept, oldest first, newest last. */
+  listCompactions(): Promise<CompactionSummary[]>;
+  /** The whole receipt, or `undefined` for an id the session does not keep. */
+  getCompaction(id: string): Promise<CompactionReceipt | undefined>;
+}
+
+/** In what form a history message is in the view the next request would get. */
+export type ViewForm = "verbatim" | "cleared" | "trimmed" | "summarized" | "dropped";
+
+/**
+ * Why a message has its form: `instructions` (system and developer, never altered), `pinned`, `current-turn`
+ * (never dropped), `protect-first`, `kept` (within the budget), `edited` (cleared or trimmed by `strategy`),
+ * `summarized` (by `strategy`, into `summary`), `dropped` (by `strategy`, for the budget).
+ */
+export type ViewReason = "instructions" | "pinned" | "current-turn" | "protect-first" | "kept" | "edited" | "summarized" | "dropped";
+
+export interface ExplainedMessage {
+  readonly index: number;
+  readonly role: Message["role"];
+  /** The message's own tokens (the cached count). */
+  readonly tokens: number;
+  readonly inView: boolean;
+  readonly form: ViewForm;
+  /** Tokens it takes in the view (after a clear or trim); 0 when absent. */
+  readonly viewTokens: number;
+  readonly why: ViewReason;
+  readonly strategy?: string;
+  readonly summary?: { readonly viewIndex: number; readonly coveredThrough: number };
+}
+
+export interface ExplainedSyntheticEntry {
+  /** Position in the view. */
+  readonly viewIndex: number;
+  /** `summary`, `repair`, or a strategy's own source. */
+  readonly origin: string;
+  readonly tokens: number;
+  /** A summary's last covered history index. */
+  readonly coveredThrough?: number;
+}
+
+/** Tokens of the view (and of the request's tools) by category. */
+export interface ViewTotals {
+  /** System and developer messages. */
+  readonly instructions: number;
+  /** The request's tool definitions, when `tools` were given. */
+  readonly tools: number;
+  readonly user: number;
+  readonly assistantText: number;
+  readonly toolCalls: number;
+  readonly toolResults: number;
+  readonly summaries: number;
+  /** Other synthetic entries (repair notices, reminders). */
+  readonly other: number;
+}
+
+/** Why the view the next request would get is what it is. */
+export interface ViewExplanation {
+  /** What the view may take. */
+  readonly budget: number;
+  readonly tokens: number;
+  /** Set when the next request would compact first, and why. */
+  readonly compaction?: CompactionReason;
+  /** Leading entries the view shares with the previous request's view, and their tokens. */
+  readonly sharedPrefix: { readonly messages: number; readonly tokens: number };
+  /** Every history message, by index. */
+  readonly messages: readonly ExplainedMessage[];
+  readonly synthetic: readonly ExplainedSyntheticEntry[];
+  readonly totals: ViewTotals;
+}
+
+/** What each history message would be in the next view, and why; computing it changes nothing. */
+export interface ExplainViewCapability {
+  explainView(options?: RequestOptions): Promise<ViewExplanation>;
+}
+
 function hasMethod(value: unknown, name: string): boolean {
   return typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)[name] === "function";
 }
@@ -143,4 +266,12 @@ export function canTakeProviderUsage<T extends ContextManager>(manager: T): mana
 
 export function canReplaceConditionally<T extends ContextManager>(manager: T): manager is T & ConditionalReplaceCapability {
   return hasMethod(manager, "replaceMessages");
+}
+
+export function canListCompactions<T extends ContextManager>(manager: T): manager is T & CompactionReceiptCapability {
+  return hasMethod(manager, "listCompactions") && hasMethod(manager, "getCompaction");
+}
+
+export function canExplainView<T extends ContextManager>(manager: T): manager is T & ExplainViewCapability {
+  return hasMethod(manager, "explainView");
 }

@@ -11,7 +11,11 @@ import { createTrimLongText } from "../strategies/trim-long-text.js";
 import { truncate } from "../strategies/truncate.js";
 import { countMessageTokens } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
+import type { Message } from "../messages/message.js";
+import { buildReceipt, type CompactionReceipts } from "./compaction-receipts.js";
 import type { ResolvedContextConfig } from "./context-config.js";
+import { FateAttribution } from "./fate-attribution.js";
+import { PREVIEW_STATES, type PreviewStates } from "./strategy-states.js";
 import type { EventSink } from "./event-sink.js";
 import type { RequestPlanner } from "./request-planner.js";
 import type { SessionHistory } from "./session-history.js";
@@ -38,11 +42,16 @@ export interface CompactionPassParts {
   /** The configured strategies, each already given its own state store. */
   readonly strategies: readonly Strategy[];
   readonly stateStoreFor: (name: string) => StrategyStateStore;
+  /** Where each compaction's receipt goes; none are kept without it. */
+  readonly receipts?: CompactionReceipts;
+  /** The view the previous request returned, for the receipt's shared prefix. */
+  readonly previousView?: () => readonly Message[];
 }
 
 /** Runs one compaction of the view for a budget. Touches neither the store nor the queue: the facade calls it at a request's turn. */
 export class CompactionPass {
   private breaker = new CircuitBreaker();
+  private readonly attribution = new FateAttribution();
 
   constructor(private readonly parts: CompactionPassParts) {}
 
@@ -61,39 +70,19 @@ export class CompactionPass {
     const { config, events, planner, tail } = this.parts;
     const started = performance.now();
     const before = await this.start(reason);
-    const budget = ceiling > requested ? Math.max(requested, Math.min(ceiling, await this.minimalViewFloor(before, signal))) : requested;
+    const budget = await this.budgetFor(before, requested, ceiling, signal);
     await events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
-    // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
-    const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits() : undefined;
-    const target = dueAlone !== undefined ? 0 : Math.floor(config.targetRatio * budget);
-    const strategies = dueAlone ?? this.parts.strategies;
-    const { strategyTimeoutMs } = config;
-    const context = { ...this.strategyContext(budget, target, signal), forced: reason === "forced" };
-    const result = await runPipeline(before, strategies, context, {
+    const { view, steps, aimedFor } = await this.compute(before, budget, reason, signal, {
       breaker: this.breaker,
-      strategyTimeoutMs,
+      attribution: this.attribution,
     });
-    let view = result.view;
-    const steps = result.steps;
-    // The pipeline stops at its target, maybe before a window strategy ran: a limit holds on every view, so it runs now.
-    const limitsLeft = dueAlone === undefined ? this.exceededLimits(view) : [];
-    if (limitsLeft.length > 0) {
-      const held = await runPipeline(view, limitsLeft, { ...context, target: 0 }, { breaker: this.breaker, strategyTimeoutMs });
-      view = held.view;
-      steps.push(...held.steps);
-    }
-    if (view.tokens > budget) {
-      const fallback = await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(budget, budget, signal), { strategyTimeoutMs });
-      view = fallback.view;
-      steps.push(...fallback.steps);
-    }
     tail.view.replace(view.entries);
     // Over the budget, the decisions stand: the next request starts from this smaller view instead of redoing them.
     planner.recordCompaction(budget, view.tokens);
+    // The receipt follows the commit, the refused compaction's too: its smaller view stands for the next request.
+    const receiptId = await this.recordReceipt({ reason, budget, target: aimedFor, tokensBefore: before.tokens, steps, view });
     if (view.tokens > budget) throw new ContextBudgetError(budget, minimalTokens(view, config.protectFirst));
     await this.reportIncluded(before, view);
-    // A pass that ran only its due strategies aimed for nothing but the budget.
-    const aimedFor = dueAlone === undefined ? target : budget;
     const shortOfTarget = view.tokens > aimedFor ? shortfall(view, aimedFor, config.protectFirst) : undefined;
     await events.emit("context:post_compact", {
       messageCount: view.entries.length,
@@ -104,8 +93,105 @@ export class CompactionPass {
       reason,
       target: aimedFor,
       ...(shortOfTarget === undefined ? {} : { shortOfTarget }),
+      ...(receiptId === undefined ? {} : { receiptId }),
     });
     return { steps, budget };
+  }
+
+  /**
+   * The view a compaction of `before` would leave, computed as `run` would but committing nothing: strategies
+   * get a scratch copy of their state, events go nowhere, and the circuit breaker and attribution are copies.
+   * Returns the view, the budget it was made for, and the strategies each message's fate comes from.
+   */
+  async preview(
+    before: ViewDraft,
+    requested: number,
+    reason: CompactionReason,
+    signal: AbortSignal,
+    preview: PreviewStates,
+    ceiling = requested,
+  ): Promise<{ view: ViewDraft; budget: number; attribution: FateAttribution }> {
+    const budget = await this.budgetFor(before, requested, ceiling, signal, preview);
+    const attribution = this.attribution.clone();
+    const { view } = await this.compute(before, budget, reason, signal, { breaker: this.breaker.clone(), attribution, preview });
+    return { view, budget, attribution };
+  }
+
+  /** Who took each message out of the committed view, for a view explained without a compaction. */
+  get fateSources(): FateAttribution {
+    return this.attribution;
+  }
+
+  /** `requested`, or more up to `ceiling`, when an overflow shrink went below what the minimal view takes. */
+  private async budgetFor(
+    before: ViewDraft,
+    requested: number,
+    ceiling: number,
+    signal: AbortSignal,
+    preview?: PreviewStates,
+  ): Promise<number> {
+    if (ceiling <= requested) return requested;
+    return Math.max(requested, Math.min(ceiling, await this.minimalViewFloor(before, signal, preview)));
+  }
+
+  /** The configured strategies, then a window's limit, then the last-resort passes; commits nothing. */
+  private async compute(
+    before: ViewDraft,
+    budget: number,
+    reason: CompactionReason,
+    signal: AbortSignal,
+    run: { breaker: CircuitBreaker; attribution: FateAttribution; preview?: PreviewStates },
+  ): Promise<{ view: ViewDraft; steps: PipelineStep[]; aimedFor: number }> {
+    const { config, planner } = this.parts;
+    // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
+    const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits(before) : undefined;
+    const target = dueAlone !== undefined ? 0 : Math.floor(config.targetRatio * budget);
+    const strategies = dueAlone ?? this.parts.strategies;
+    const { strategyTimeoutMs } = config;
+    const onApplied = (strategy: string, from: ViewDraft, to: ViewDraft) => run.attribution.note(strategy, from, to);
+    const context = { ...this.strategyContext(budget, target, signal, run.preview), forced: reason === "forced" };
+    const result = await runPipeline(before, strategies, context, { breaker: run.breaker, strategyTimeoutMs, onApplied });
+    let view = result.view;
+    const steps = result.steps;
+    // The pipeline stops at its target, maybe before a window strategy ran: a limit holds on every view, so it runs now.
+    const limitsLeft = dueAlone === undefined ? this.exceededLimits(view) : [];
+    if (limitsLeft.length > 0) {
+      const held = await runPipeline(view, limitsLeft, { ...context, target: 0 }, { breaker: run.breaker, strategyTimeoutMs, onApplied });
+      view = held.view;
+      steps.push(...held.steps);
+    }
+    if (view.tokens > budget) {
+      const fallbackContext = this.strategyContext(budget, budget, signal, run.preview);
+      const fallback = await runPipeline(view, FALLBACK_STRATEGIES, fallbackContext, { strategyTimeoutMs, onApplied });
+      view = fallback.view;
+      steps.push(...fallback.steps);
+    }
+    run.attribution.keepOnly(view.entries);
+    // A pass that ran only its due strategies aimed for nothing but the budget.
+    return { view, steps, aimedFor: dueAlone === undefined ? target : budget };
+  }
+
+  /** Writes the receipt of the compaction just committed; resolves to its id, or undefined when receipts are not kept. */
+  private async recordReceipt(compaction: {
+    reason: CompactionReason;
+    budget: number;
+    target: number;
+    tokensBefore: number;
+    steps: readonly PipelineStep[];
+    view: ViewDraft;
+  }): Promise<string | undefined> {
+    const { receipts, previousView, history } = this.parts;
+    if (receipts === undefined) return undefined;
+    const receipt = buildReceipt({
+      ...compaction,
+      entries: compaction.view.entries,
+      tokensAfter: compaction.view.tokens,
+      historyLength: history.length,
+      previousView: previousView?.() ?? [],
+      sources: this.attribution,
+    });
+    await receipts.record(receipt);
+    return receipt.id;
   }
 
   /**
@@ -113,9 +199,10 @@ export class CompactionPass {
    * tokens), with a little room: the real passes may start from texts the configured strategies already
    * shortened, whose trim markers count differently by a token or so.
    */
-  private async minimalViewFloor(view: ViewDraft, signal: AbortSignal): Promise<number> {
+  private async minimalViewFloor(view: ViewDraft, signal: AbortSignal, preview?: PreviewStates): Promise<number> {
     const { strategyTimeoutMs } = this.parts.config;
-    const { tokens } = (await runPipeline(view, FALLBACK_STRATEGIES, this.strategyContext(0, 0, signal), { strategyTimeoutMs })).view;
+    const context = this.strategyContext(0, 0, signal, preview);
+    const { tokens } = (await runPipeline(view, FALLBACK_STRATEGIES, context, { strategyTimeoutMs })).view;
     return Math.ceil(tokens * 1.01) + 16;
   }
 
@@ -130,6 +217,7 @@ export class CompactionPass {
   /** A new history starts with a closed circuit: strategies that failed on the old one are tried again. */
   reset(): void {
     this.breaker = new CircuitBreaker();
+    this.attribution.reset();
   }
 
   /**
@@ -160,19 +248,21 @@ export class CompactionPass {
     for (const [source, totals] of added) await this.parts.events.emit("context:include", { source, ...totals });
   }
 
-  private strategyContext(budget: number, target: number, signal: AbortSignal): StrategyContext {
+  /** With `preview`: scratch state for every strategy (carried to the wrapped ones under `PREVIEW_STATES`), and no events. */
+  private strategyContext(budget: number, target: number, signal: AbortSignal, preview?: PreviewStates): StrategyContext {
     const { config, counter, events } = this.parts;
-    return {
+    const context: StrategyContext = {
       budget,
       target,
       counter,
       history: this.parts.history.messages,
       signal,
       protectFirst: config.protectFirst,
-      state: this.parts.stateStoreFor("(fallback)"),
-      emit: (event, payload) => void events.emit(event, payload),
+      state: preview?.storeFor("(fallback)") ?? this.parts.stateStoreFor("(fallback)"),
+      emit: preview === undefined ? (event, payload) => void events.emit(event, payload) : () => {},
       countMessage: (message) => countMessageTokens(message, counter),
     };
+    return preview === undefined ? context : Object.assign(context, { [PREVIEW_STATES]: preview });
   }
 }
 

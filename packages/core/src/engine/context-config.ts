@@ -2,11 +2,16 @@
 import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import { DEFAULT_STRATEGY_TIMEOUT_MS } from "../pipeline/run-pipeline.js";
+import { DEFAULT_KEEP_COMPACTION_RECEIPTS, RECEIPT_STATE } from "./compaction-receipts.js";
 import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
+import { PIN_STATE } from "./pin-set.js";
 import { durationMsSchema } from "../modules/duration-ms.js";
 import { BUILT_IN_STRATEGY_NAMES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { z } from "zod";
+
+/** State names the manager keeps its own records under. */
+const RESERVED_STATE_NAMES: readonly string[] = [PIN_STATE, RECEIPT_STATE, "(fallback)"];
 
 const BUILT_IN_NAMES = BUILT_IN_STRATEGY_NAMES as readonly [BuiltInStrategyName, ...BuiltInStrategyName[]];
 
@@ -71,6 +76,11 @@ export const contextConfigSchema = z
     strategyTimeoutMs: durationMsSchema.default(DEFAULT_STRATEGY_TIMEOUT_MS),
     /** How long an event handler may take before the manager goes on without it. */
     eventHandlerTimeoutMs: durationMsSchema.default(DEFAULT_EVENT_HANDLER_TIMEOUT_MS),
+    /**
+     * How many of the newest compaction receipts keep what became of each message; older ones keep only
+     * their figures, and those past eight times this many are deleted.
+     */
+    keepCompactionReceipts: z.number().int().positive().default(DEFAULT_KEEP_COMPACTION_RECEIPTS),
   })
   .superRefine((config, context) => {
     if (config.preset !== undefined && config.strategies !== undefined) {
@@ -93,6 +103,23 @@ export const contextConfigSchema = z
         code: "custom",
         path: ["summaryStrategy"],
         message: "is used only by a preset; put the strategy in the strategies list instead",
+      });
+    }
+    // The manager keeps its own records in the strategies' state under these names; a strategy named so would share them.
+    for (const [position, entry] of (config.strategies ?? []).entries()) {
+      if (typeof entry === "object" && "apply" in entry && RESERVED_STATE_NAMES.includes(entry.name)) {
+        context.addIssue({
+          code: "custom",
+          path: ["strategies", position, "name"],
+          message: `"${entry.name}" is reserved for the manager's own state; give the strategy another name`,
+        });
+      }
+    }
+    if (config.summaryStrategy !== undefined && RESERVED_STATE_NAMES.includes(config.summaryStrategy.name)) {
+      context.addIssue({
+        code: "custom",
+        path: ["summaryStrategy", "name"],
+        message: `"${config.summaryStrategy.name}" is reserved for the manager's own state; give the strategy another name`,
       });
     }
     if (config.targetRatio > config.compactThreshold) {

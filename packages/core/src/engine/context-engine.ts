@@ -19,7 +19,12 @@ import { parseMessage, parseMessages } from "../messages/parse-message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type {
   CompactCapability,
+  CompactionReceipt,
+  CompactionReceiptCapability,
+  CompactionSummary,
   CompactResult,
+  ExplainViewCapability,
+  ViewExplanation,
   ConditionalReplaceCapability,
   ContextManager,
   ContextUsage,
@@ -36,6 +41,7 @@ import { resolveTokenCounter } from "../tokens/resolve-token-counter.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { abortable } from "./abortable.js";
 import { BackgroundWork } from "./background-work.js";
+import { CompactionReceipts, RECEIPT_STATE } from "./compaction-receipts.js";
 import { contextConfigSchema, type ContextConfig, type EventHandler, type ResolvedContextConfig } from "./context-config.js";
 import { EventSink } from "./event-sink.js";
 import { OperationQueue } from "./operation-queue.js";
@@ -45,7 +51,7 @@ import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
 import { reportIgnoredSet, SessionHistory } from "./session-history.js";
 import { isSameHistory } from "./same-history.js";
 import { retryStateWrite } from "./state-write-retry.js";
-import { StrategyStates } from "./strategy-states.js";
+import { PreviewStates, StrategyStates } from "./strategy-states.js";
 import { SyncLine } from "./sync-line.js";
 import { ViewBuilder } from "./view-builder.js";
 
@@ -69,7 +75,9 @@ export class ContextEngine
     UsageCapability,
     ProviderUsageCapability,
     ShouldCompactCapability,
-    ConditionalReplaceCapability
+    ConditionalReplaceCapability,
+    CompactionReceiptCapability,
+    ExplainViewCapability
 {
   readonly config: ResolvedContextConfig;
   readonly counter: TokenCounter;
@@ -82,6 +90,7 @@ export class ContextEngine
   private readonly pins: PinSet;
   private readonly history: SessionHistory;
   private readonly views: ViewBuilder;
+  private readonly receipts: CompactionReceipts;
   private readonly background: BackgroundWork;
   /** What a shared store reported for each read, applied in the order asked for. */
   private readonly syncs = new SyncLine((update) => this.applyUpdate(update));
@@ -108,7 +117,8 @@ export class ContextEngine
     const stateStoreFor = (name: string) => this.states.storeFor(name);
     this.history = new SessionHistory(this.counter);
     const parts = { config: this.config, counter: this.counter, history: this.history, pins: this.pins, events: this.events };
-    this.views = new ViewBuilder({ ...parts, strategies, stateStoreFor });
+    this.receipts = new CompactionReceipts(this.states.storeFor(RECEIPT_STATE), this.config.keepCompactionReceipts);
+    this.views = new ViewBuilder({ ...parts, strategies, stateStoreFor, receipts: this.receipts });
     const observers = strategies.filter((strategy) => strategy.observe !== undefined);
     this.background = new BackgroundWork(observers, this.counter, this.events, stateStoreFor, this.config.strategyTimeoutMs);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
@@ -235,6 +245,28 @@ export class ContextEngine
 
   recoverOverflow(_error: unknown, options: RequestOptions = {}): Promise<Message[]> {
     return this.read(options.signal, async () => (await this.views.build(options, { kind: "overflow" })).view);
+  }
+
+  /**
+   * The compactions this session kept a receipt of (every worker's, on a shared store), oldest first, without
+   * their per-message fates. Receipts past `keepCompactionReceipts` keep only these figures.
+   */
+  listCompactions(): Promise<CompactionSummary[]> {
+    return this.read(undefined, async () => this.receipts.list());
+  }
+
+  /** One compaction's whole receipt, what became of each history message included, or undefined for an unknown id. */
+  getCompaction(id: string): Promise<CompactionReceipt | undefined> {
+    return this.read(undefined, async () => this.receipts.get(id));
+  }
+
+  /**
+   * For the view a request with `options` would get now: each history message's form in it and why, the
+   * synthetic entries, and the tokens by category. Changes nothing: the next request gets the same view
+   * as without this call, no state is written and no event is emitted, even when a compaction is due.
+   */
+  explainView(options: RequestOptions = {}): Promise<ViewExplanation> {
+    return this.read(options.signal, () => this.views.explain(options, new PreviewStates(this.states)));
   }
 
   /** Whether a request with `options` would compact now. Settles nothing: the next request decides again. */

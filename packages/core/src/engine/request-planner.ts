@@ -83,6 +83,11 @@ export class RequestPlanner {
     return { nominal, requestBudget, overheadTokens, budget, ceiling: this.viewBudget(nominal, overheadTokens) };
   }
 
+  /** Tokens of the request's tool definitions alone (`tools`), as they are taken off the budget. */
+  toolTokensOf(options: RequestOptions): number {
+    return options.tools === undefined ? 0 : this.overhead.tokensOf({ tools: options.tools });
+  }
+
   /**
    * `plan` lifted so its budget holds `viewTokens`: a compaction found that even the minimal view passes the
    * shrunk budget, but fits the unshrunk one. Later requests at this budget start from the lifted shrink.

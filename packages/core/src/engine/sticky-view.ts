@@ -12,6 +12,11 @@ export class StickyView {
   private settledLength = 0;
   private settledTokens = 0;
 
+  /** How many leading entries are settled: the previous request's view shares at least these. */
+  get settledCount(): number {
+    return this.settledLength;
+  }
+
   reset(): void {
     this.replace([]);
     this.settle(0);

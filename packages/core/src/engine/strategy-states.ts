@@ -31,11 +31,52 @@ export class StrategyStates {
 
   /** `strategy` given its own state store, whatever context the pipeline hands it. */
   withOwnState(strategy: Strategy): Strategy {
-    const apply: Strategy["apply"] = (view, context) => strategy.apply(view, { ...context, state: this.storeFor(strategy.name) });
+    const apply: Strategy["apply"] = (view, context) => {
+      // A preview (explainView) hands strategies a scratch copy of their state, so what they set is not kept.
+      const preview = (context as { [PREVIEW_STATES]?: PreviewStates })[PREVIEW_STATES];
+      return strategy.apply(view, { ...context, state: preview?.storeFor(strategy.name) ?? this.storeFor(strategy.name) });
+    };
     const wrapped: { -readonly [Key in keyof Strategy]: Strategy[Key] } = { name: strategy.name, apply };
     if (strategy.idleAfterMs !== undefined) wrapped.idleAfterMs = strategy.idleAfterMs;
     if (strategy.exceedsLimit !== undefined) wrapped.exceedsLimit = (view, context) => strategy.exceedsLimit!(view, context);
     if (strategy.observe !== undefined) wrapped.observe = (context) => strategy.observe!(context);
     return wrapped;
   }
+}
+
+/** The context key a preview's scratch state rides on, through the pipeline, to each wrapped strategy. */
+export const PREVIEW_STATES = Symbol("ctxkit.previewStates");
+
+/** Each strategy's state as it stands, read through; what a strategy sets or deletes stays here and is thrown away. */
+export class PreviewStates {
+  private readonly stores = new Map<string, StrategyStateStore>();
+
+  constructor(private readonly states: StrategyStates) {}
+
+  storeFor(name: string): StrategyStateStore {
+    let store = this.stores.get(name);
+    if (store === undefined) {
+      store = scratchOver(this.states.storeFor(name));
+      this.stores.set(name, store);
+    }
+    return store;
+  }
+}
+
+function scratchOver(base: StrategyStateStore): StrategyStateStore {
+  const changed = new Map<string, unknown>();
+  const deleted = new Set<string>();
+  return {
+    get: <T = unknown>(key: string): T | undefined =>
+      (changed.has(key) ? changed.get(key) : deleted.has(key) ? undefined : base.get(key)) as T | undefined,
+    keys: () => [...new Set([...base.keys().filter((key) => !deleted.has(key)), ...changed.keys()])],
+    set: async (key, value) => {
+      deleted.delete(key);
+      changed.set(key, value);
+    },
+    delete: async (key) => {
+      changed.delete(key);
+      deleted.add(key);
+    },
+  };
 }

@@ -11,6 +11,12 @@ import type { PinSet } from "./pin-set.js";
 import { type CompactionMode, RequestPlanner } from "./request-planner.js";
 import type { SessionHistory } from "./session-history.js";
 import { announceRepairs, ViewTail } from "./view-tail.js";
+import { createViewDraft } from "../pipeline/view-draft.js";
+import type { ViewExplanation } from "../protocol.js";
+import type { CompactionReceipts } from "./compaction-receipts.js";
+import { explainEntries } from "./explain-view.js";
+import type { FateSources } from "./message-fates.js";
+import type { PreviewStates } from "./strategy-states.js";
 
 export interface ViewBuilderParts {
   readonly config: ResolvedContextConfig;
@@ -21,6 +27,8 @@ export interface ViewBuilderParts {
   /** The configured strategies, each already given its own state store. */
   readonly strategies: readonly Strategy[];
   readonly stateStoreFor: (name: string) => StrategyStateStore;
+  /** Where each compaction's receipt goes. */
+  readonly receipts?: CompactionReceipts;
 }
 
 export interface BuiltView {
@@ -37,13 +45,28 @@ export class ViewBuilder {
   readonly planner: RequestPlanner;
   private readonly compaction: CompactionPass;
   private readonly events: EventSink;
+  private readonly parts: ViewBuilderParts;
+  /**
+   * The previous view, kept cheaply: its first `previousSettled` entries are still the view's own until a
+   * compaction replaces them, and only the unsettled rest (a tool unit waiting for results) is copied.
+   */
+  private previousSettled = 0;
+  private previousTail: Message[] = [];
+  /** The previous view, taken before a compaction replaces it, for the receipt. */
+  private previousAtCompaction: readonly Message[] = [];
 
   constructor(parts: ViewBuilderParts) {
     const idleStrategies = parts.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
     this.planner = new RequestPlanner(parts.config, parts.counter, idleStrategies);
     this.tail = new ViewTail(parts.history, parts.counter, parts.pins);
-    this.compaction = new CompactionPass({ ...parts, tail: this.tail, planner: this.planner });
+    this.compaction = new CompactionPass({
+      ...parts,
+      tail: this.tail,
+      planner: this.planner,
+      previousView: () => this.previousAtCompaction,
+    });
     this.events = parts.events;
+    this.parts = parts;
   }
 
   /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
@@ -65,24 +88,80 @@ export class ViewBuilder {
     const tokensBefore = view.tokens;
     let steps: PipelineStep[] = [];
     if (reason !== undefined) {
+      this.previousAtCompaction = this.previousView();
       try {
         const compaction = await this.compaction.run(plan.budget, reason, options.signal ?? NEVER_ABORTED, plan.ceiling);
         steps = compaction.steps;
         // An overflow shrink below the minimal view was lifted to hold it: later requests start from there.
         plan = { ...plan, ...this.planner.holdView(plan, compaction.budget) };
       } catch (error) {
-        if (error instanceof ContextBudgetError) this.tail.settle(openUnitStart, true);
+        if (error instanceof ContextBudgetError) {
+          this.tail.settle(openUnitStart, true);
+          this.rememberView();
+        }
         throw error;
       }
     }
     const compacted = reason !== undefined;
     this.tail.settle(openUnitStart, compacted);
+    this.rememberView();
     this.planner.recordRequest(plan, { tokens: view.tokens, messageCount: view.messages.length }, compacted);
     return { view: view.messages.slice(), steps, tokensBefore };
   }
 
+  /**
+   * What the next request's view would be and why, computed as `build` would with `auto`, committing nothing:
+   * no state is written (strategies get `preview`'s scratch state), no event is emitted, no repair is marked
+   * announced, and the sticky view, the planner and the circuit breaker are left as they were.
+   */
+  async explain(options: RequestOptions, preview: PreviewStates): Promise<ViewExplanation> {
+    options.signal?.throwIfAborted();
+    const budget = await this.planner.budgetFor(options, { kind: "probe" });
+    const draft = createViewDraft(this.tail.preview());
+    const hasLimit = () => this.compaction.exceededLimits(draft).length > 0;
+    const reason = this.planner.reasonFor({ kind: "auto" }, draft.tokens, budget.budget, hasLimit);
+    let entries = draft.entries;
+    let sources: FateSources = this.compaction.fateSources;
+    let viewBudget = budget.budget;
+    if (reason !== undefined) {
+      const before = reason === "budget-change" ? createViewDraft(this.tail.preview(true)) : draft;
+      const signal = options.signal ?? NEVER_ABORTED;
+      const result = await this.compaction.preview(before, budget.budget, reason, signal, preview, budget.ceiling);
+      ({ entries } = result.view);
+      sources = result.attribution;
+      viewBudget = result.budget;
+    }
+    const { history, config, counter } = this.parts;
+    return explainEntries({
+      history: history.messages,
+      tokensOf: (index) => history.tokensOf(index),
+      entries,
+      sources,
+      budget: viewBudget,
+      compaction: reason,
+      previousView: this.previousView(),
+      toolTokens: this.planner.toolTokensOf(options),
+      protectFirst: config.protectFirst,
+      counter,
+    });
+  }
+
+  /** The view the previous request returned, whole. */
+  private previousView(): Message[] {
+    return this.tail.view.messages.slice(0, this.previousSettled).concat(this.previousTail);
+  }
+
+  private rememberView(): void {
+    const { view } = this.tail;
+    this.previousSettled = view.settledCount;
+    this.previousTail = view.messages.slice(view.settledCount);
+  }
+
   /** Forgets everything derived from the old history. */
   reset(): void {
+    this.previousSettled = 0;
+    this.previousTail = [];
+    this.previousAtCompaction = [];
     this.tail.reset();
     this.planner.reset();
     this.compaction.reset();

@@ -42,6 +42,25 @@ export class ViewTail {
     return { openUnitStart: from + openUnitStart(tail), repairs };
   }
 
+  /**
+   * The entries `refresh` would leave, or with `rebuild` those `rebuild` would give, changing nothing here:
+   * no repair is marked announced and the view is not touched (explainView).
+   */
+  preview(rebuild = false): ViewEntry[] {
+    if (rebuild) {
+      const edits = this.openUnitEdits;
+      this.openUnitEdits = new Map();
+      try {
+        return this.entriesFor(this.history.messages, 0, false).entries;
+      } finally {
+        this.openUnitEdits = edits;
+      }
+    }
+    const from = this.view.settledUntil;
+    const settled = this.view.entries.slice(0, this.view.settledCount);
+    return settled.concat(this.entriesFor(this.history.messages.slice(from), from, false).entries);
+  }
+
   /** The whole history as view entries again, for a view that grows back; forgets the open unit's edits. */
   rebuild(): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
     this.openUnitEdits = new Map();
@@ -67,7 +86,7 @@ export class ViewTail {
   }
 
   /** View entries for `messages`, the history from index `from` on, with broken pairs repaired, and the repairs not announced yet. */
-  private entriesFor(messages: readonly Message[], from: number): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
+  private entriesFor(messages: readonly Message[], from: number, announce = true): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
     const repaired = repairToolPairs(messages);
     const entries: ViewEntry[] = repaired.messages.map((message, position) => {
       const source = repaired.sources[position];
@@ -82,6 +101,7 @@ export class ViewTail {
       };
       return this.pins.size === 0 ? entry : this.pins.mark(entry);
     });
+    if (!announce) return { entries, repairs: [] };
     const repairs = repaired.repairs.filter((repair) => {
       const key = `${repair.kind}:${from + repair.index}`;
       if (this.reportedRepairs.has(key)) return false;

@@ -42,6 +42,14 @@ export class CircuitBreaker {
     this.cooldownRequests = cooldownRequests;
   }
 
+  /** A copy that counts on its own: a preview of a run changes nothing in this one. */
+  clone(): CircuitBreaker {
+    const copy = new CircuitBreaker({ failureThreshold: this.failureThreshold, cooldownRequests: this.cooldownRequests });
+    copy.#run = this.#run;
+    for (const [name, record] of this.#records) copy.#records.set(name, { ...record });
+    return copy;
+  }
+
   /** Starts a new pipeline run; open circuits count their cool-down in runs. */
   tick(): void {
     this.#run += 1;

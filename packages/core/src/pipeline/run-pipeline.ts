@@ -13,6 +13,11 @@ export interface RunPipelineOptions {
   breaker?: CircuitBreaker;
   /** How long one strategy may take; after it, the strategy's signal aborts and it counts as failed. */
   strategyTimeoutMs?: number;
+  /**
+   * Called after each strategy whose draft the pipeline took, with the draft before and after it: how a
+   * caller learns which strategy dropped or added an entry (an edit names its strategy on the entry itself).
+   */
+  onApplied?: (strategy: string, before: ViewDraft, after: ViewDraft) => void;
 }
 
 /**
@@ -69,6 +74,7 @@ export async function runPipeline(
     // A strategy may finish its work after the caller gave up; its result must not be used then.
     context.signal.throwIfAborted();
     breaker?.recordSuccess(strategy.name);
+    if (result.view !== current) options.onApplied?.(strategy.name, current, result.view);
     current = result.view;
     steps.push({
       strategy: strategy.name,
