@@ -18,8 +18,8 @@ Scaffolds an extension with its conformance suite already called:
   adapter   packages/<name>           to/from converters for one SDK's messages
   package   packages/<name>           a plain library package (no suite): a function, its test and a README
 
-Then runs pnpm install. Its tests fail only on the TODOs, each naming the guide's section to read
-(contributing/add-a-store.md, add-a-strategy.md, add-an-adapter.md).
+Then runs pnpm install. A store's, strategy's or adapter's tests fail only on the TODOs, each naming the
+guide's section to read (contributing/add-a-store.md, add-a-strategy.md, add-an-adapter.md); a package's pass.
 
 Example:
   pnpm new store sqlite
