@@ -1,6 +1,6 @@
 // The built `ctxkit` binary as a user runs it: a real child process on the readers' fixtures, every format.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -118,6 +118,28 @@ describe(`the built ctxkit binary${skipReason}`, () => {
     expect(html).not.toContain("<script>alert");
     const data = /<script type="application\/json" id="replay-data">\n([\s\S]*?)\n<\/script>/.exec(html)![1]!;
     expect(JSON.parse(data)).toEqual(JSON.parse(ctxkit(...args, "--json", "-").stdout));
+  });
+
+  it.skipIf(!isBuilt || process.platform === "win32")("should stop on Ctrl-C (SIGINT), write nothing and exit 130", async () => {
+    // The session comes through a FIFO: once this test can open it for writing, the command is reading it, so
+    // its Ctrl-C handler is in place, and the interrupt lands before any replay, whatever the machine's speed.
+    const fifo = join(folder, "session.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const target = join(folder, "interrupted-by-signal.json");
+    const child = spawn(process.execPath, [bin, "replay", fifo, "--json", target], { cwd: folder });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const writer = openSync(fifo, "w");
+    child.kill("SIGINT");
+    writeSync(writer, readFileSync(ledger));
+    closeSync(writer);
+    expect(await exited).toBe(130);
+    expect(stderr).toContain("ctxkit replay: interrupted; nothing was written");
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(folder).filter((file) => file.endsWith(".tmp"))).toEqual([]);
   });
 
   it.skipIf(!isBuilt)("should report a file it cannot read by its line, replay the others, and exit 1", () => {
