@@ -102,7 +102,11 @@ export function parseReplayArguments(argv: readonly string[]): ReplayArguments {
   return {
     help: false,
     files: positionals,
-    configurations: configurations.length === 0 ? [{ name: "default", option: "--preset" }] : configurations,
+    // A configuration named twice is replayed once: its rows and totals would otherwise be counted twice.
+    configurations:
+      configurations.length === 0
+        ? [{ name: "default", option: "--preset" }]
+        : configurations.filter((entry, index) => configurations.findIndex((other) => other.name === entry.name) === index),
     budgets: [...new Set(budgets)],
     price: parsePrice(values),
     ...(format === undefined ? {} : { format }),
