@@ -30,6 +30,11 @@ export type { ContextStream } from "@ctxkit/core/kit";
 export type { ContextLoopOptions } from "./loop/loop-options.js";
 export { fromChatCompletionUsage, fromResponseUsage } from "./loop/openai-usage.js";
 export { isContextLengthError } from "./loop/is-context-length-error.js";
-export { contextResponses, type ContextResponses, type ContextResponseParams } from "./loop/context-responses.js";
+export {
+  contextResponses,
+  type ContextResponses,
+  type ContextResponseParams,
+  type ContextResponseStreamParams,
+} from "./loop/context-responses.js";
 export { compactResponses, ResponsesCompactionError, type CompactResponsesOptions } from "./responses/compact-responses.js";
 export { fromLatestCompaction, isCompactionRecord } from "./responses/compaction-records.js";

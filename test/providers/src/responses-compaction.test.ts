@@ -75,7 +75,7 @@ describe("contextResponses with on-demand compaction", () => {
     expect(server.requests.filter((request) => request.status !== 200)).toHaveLength(recoveries());
   });
 
-  it("should refuse previous_response_id, conversation and stream with a ContextRequestError naming them", async () => {
+  it("should refuse previous_response_id with a ContextRequestError naming it", async () => {
     const context = createSimpleContext({ maxTokens: WINDOW });
     const rejection = contextResponses(client, context).create({
       model: "gpt-4.1-mini",

@@ -3,6 +3,7 @@ import type { RecordedRequest, Reply } from "./loopback-server.js";
 import { openAIError, openAIId, unknownKey } from "./openai-errors.js";
 import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
+import { piecesOf, sseFrame, streamFaultIn, type StreamFault } from "./stream-script.js";
 
 const TOP_LEVEL = new Set([
   "model",
@@ -132,7 +133,8 @@ export class ResponsesImitation {
   create(body: Record<string, unknown>, record: RecordedRequest): Reply {
     const extra = unknownKey(body, TOP_LEVEL);
     if (extra !== undefined) return unknownParameter(extra);
-    if (body["stream"] === true) return openAIError(400, "This imitation does not stream.", "stream");
+    if (body["stream_options"] != null && body["stream"] !== true)
+      return openAIError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options");
     const resolved = this.resolve(body["input"]);
     if ("error" in resolved) return resolved.error;
     const { items } = resolved;
@@ -149,7 +151,21 @@ export class ResponsesImitation {
     const question = textsOf(items[lastUser] ?? { type: "message", content: "" }).join("");
     const resultsSince = items.slice(lastUser + 1).filter((item) => item.type === "function_call_output").length;
     const move = nextMove(question, resultsSince);
-    const output: Item[] =
+    const effort = (body["reasoning"] as { effort?: string | null } | undefined)?.effort;
+    const thought: Item[] =
+      effort == null
+        ? []
+        : [
+            {
+              type: "reasoning",
+              id: openAIId("rs_"),
+              summary: [{ type: "summary_text", text: `Deciding the next step for: ${question.slice(0, 30)} 🤔` }],
+              ...(((body["include"] as string[] | undefined) ?? []).includes("reasoning.encrypted_content")
+                ? { encrypted_content: `gAAAAB${Buffer.from(question).toString("base64").slice(0, 32)}+/==` }
+                : {}),
+            },
+          ];
+    const answer: Item[] =
       "call" in move
         ? [
             {
@@ -170,9 +186,11 @@ export class ResponsesImitation {
               content: [{ type: "output_text", text: longAnswer(move.answer), annotations: [], logprobs: [] }],
             },
           ];
+    const output = [...thought, ...answer];
     if (body["store"] !== false) for (const item of output) this.stored.set(String(item["id"]), item);
     const outputTokens = providerTokens(output.flatMap(textsOf), 0, this.counting.ratio);
-    return { status: 200, body: response(body, output, promptTokens, outputTokens) };
+    const whole = response(body, output, promptTokens, outputTokens);
+    return body["stream"] === true ? streamedResponse(whole, streamFaultIn(question)) : { status: 200, body: whole };
   }
 
   /** `responses.compact`: the user messages, then one compaction item whose opaque content the imitation can read back. */
@@ -239,4 +257,57 @@ function response(body: Record<string, unknown>, output: Item[], inputTokens: nu
     usage: usage(inputTokens, outputTokens),
     metadata: {},
   };
+}
+
+/**
+ * The response as `stream: true` sends it, each event numbered by `sequence_number`: `response.created` and
+ * `response.in_progress` (no output yet), then per output item `response.output_item.added`, its deltas
+ * (`response.output_text.delta` inside its content part, `response.function_call_arguments.delta`) and their
+ * `…done` events, `response.output_item.done` with the whole item, and `response.completed` with the whole response.
+ */
+function streamedResponse(whole: ReturnType<typeof response>, fault: StreamFault | undefined): Reply {
+  const events: Record<string, unknown>[] = [];
+  const push = (type: string, fields: Record<string, unknown>) => events.push({ type, ...fields });
+  const opening = { ...whole, status: "in_progress", output: [], usage: null };
+  push("response.created", { response: opening });
+  push("response.in_progress", { response: opening });
+  for (const [outputIndex, item] of whole.output.entries()) {
+    const itemId = item["id"];
+    const at = { item_id: itemId, output_index: outputIndex };
+    if (item.type === "message") {
+      const part = (item["content"] as { text: string }[])[0]!;
+      push("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", content: [] } });
+      push("response.content_part.added", { ...at, content_index: 0, part: { ...part, text: "" } });
+      for (const delta of piecesOf(part.text, 400)) push("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
+      push("response.output_text.done", { ...at, content_index: 0, text: part.text, logprobs: [] });
+      push("response.content_part.done", { ...at, content_index: 0, part });
+    } else if (item.type === "function_call") {
+      push("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", arguments: "" } });
+      for (const delta of piecesOf(String(item["arguments"]), 7)) push("response.function_call_arguments.delta", { ...at, delta });
+      push("response.function_call_arguments.done", { ...at, name: item["name"], arguments: item["arguments"] });
+    } else push("response.output_item.added", { output_index: outputIndex, item: { ...item, summary: [] } });
+    push("response.output_item.done", { output_index: outputIndex, item });
+  }
+  push("response.completed", { response: whole });
+  const frames = events.map((event, sequence) => sseFrame({ ...event, sequence_number: sequence }, String(event["type"])));
+  const half = Math.ceil(frames.length / 2);
+  if (fault === "fail")
+    return {
+      status: 200,
+      body: whole,
+      events: [
+        ...frames.slice(0, half),
+        sseFrame(
+          {
+            type: "error",
+            code: "server_error",
+            message: "The server had an error while processing your request.",
+            param: null,
+            sequence_number: half,
+          },
+          "error",
+        ),
+      ],
+    };
+  return { status: 200, body: whole, events: frames, ...(fault === "stall" ? { stallAfter: half } : {}) };
 }

@@ -1,14 +1,21 @@
-// A Responses client whose every request is the manager's view: the loop driven by ctxkit, compaction items kept.
+// A Responses client whose every request is the manager's view: the loop driven by ctxkit, streamed or not, compaction items kept.
 import { ContextRequestError, reportProviderUsage, sendWithRecovery, type ContextManager, type Message } from "@ctxkit/core";
-import { parseProviderUsage, runTurn } from "@ctxkit/core/kit";
+import { parseProviderUsage, runTurn, storedStream, type ContextStream, type TurnInFlight } from "@ctxkit/core/kit";
 import type OpenAI from "openai";
-import type { Response, ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
+import type {
+  Response,
+  ResponseCreateParamsNonStreaming,
+  ResponseCreateParamsStreaming,
+  ResponseInputItem,
+  ResponseStreamEvent,
+} from "openai/resources/responses/responses";
 import { fromResponseInputItems } from "../responses/from-response-input-items.js";
 import { fromLatestCompaction, pinCompactionRecords } from "../responses/compaction-records.js";
 import { toResponseInputItems } from "../responses/to-response-input-items.js";
 import { isContextLengthError } from "./is-context-length-error.js";
 import type { ContextLoopOptions } from "./loop-options.js";
 import { RESPONSE_USAGE_FIELDS } from "./openai-usage.js";
+import { responseAssembly } from "./response-assembly.js";
 
 const PROVIDER = "OpenAI Responses";
 
@@ -18,8 +25,15 @@ export interface ContextResponseParams
   extends Omit<ResponseCreateParamsNonStreaming, "input" | "stream" | "previous_response_id" | "conversation"> {
   /** Only what is new since the last call (the user's turn, `function_call_output`s): the manager holds the rest. */
   input?: string | ResponseInputItem[];
-  /** Streaming is not supported here: use the conversions with `client.responses.stream`. */
   stream?: false | null;
+}
+
+export interface ContextResponseStreamParams
+  extends Omit<ResponseCreateParamsStreaming, "input" | "stream" | "previous_response_id" | "conversation"> {
+  /** Only what is new since the last call (the user's turn, `function_call_output`s): the manager holds the rest. */
+  input?: string | ResponseInputItem[];
+  /** Streams the answer as the API's typed events; `response.completed` carries the usage. */
+  stream: true;
 }
 
 export interface ContextResponses {
@@ -30,15 +44,18 @@ export interface ContextResponses {
    * same input again.
    */
   create(params: ContextResponseParams, options?: OpenAIRequestOptions): Promise<Response>;
+  /**
+   * With `stream: true`, resolves once the API accepted the view (a too-long one already retried on a smaller
+   * view) to the events as they arrive. The output is stored, as a non-streamed one, after `response.completed`;
+   * a stream that fails midway, is aborted or left early (`break`) leaves the manager as it was before the call.
+   */
+  create(params: ContextResponseStreamParams, options?: OpenAIRequestOptions): Promise<ContextStream<ResponseStreamEvent, Response>>;
 }
 
 /** Refuses what would make the server, not the manager, hold the conversation, or what this driver cannot do. */
-function refusedKeys(params: ContextResponseParams): ContextRequestError | undefined {
+function refusedKeys(params: ContextResponseParams | ContextResponseStreamParams): ContextRequestError | undefined {
   const given = params as Record<string, unknown>;
   const issues = [
-    ...(given["stream"] === true
-      ? [{ path: "stream", message: "contextResponses does not stream; stream with client.responses.stream and the conversions" }]
-      : []),
     ...["previous_response_id", "conversation"]
       .filter((key) => given[key] !== undefined && given[key] !== null)
       .map((key) => ({ path: key, message: "the manager holds the conversation and sends it whole: leave it out" })),
@@ -55,37 +72,61 @@ export function contextResponses(
   manager: ContextManager,
   options: ContextLoopOptions = {},
 ): ContextResponses {
-  return {
-    async create(params, requestOptions) {
-      const refused = refusedKeys(params);
-      if (refused !== undefined) throw refused;
-      const { input = [], ...rest } = params;
-      const added: Message[] = typeof input === "string" ? [{ role: "user", content: input }] : fromResponseInputItems(input);
-      // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
-      return runTurn(manager, async (turn) => {
-        await turn.add(added);
-        const response = await sendWithRecovery({
-          manager,
-          provider: PROVIDER,
-          request: {
-            ...(options.provider === undefined ? {} : { provider: options.provider }),
-            ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
-            ...(rest.tools === undefined ? {} : { tools: rest.tools }),
-            ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
-          },
-          isOverflow: isContextLengthError,
-          ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
-          send: (view) => client.responses.create({ ...rest, input: toResponseInputItems(fromLatestCompaction(view)) }, requestOptions),
-        });
-        // Read and converted before the output is stored: bad usage is ignored, never a failed turn.
-        const usage = parseProviderUsage(response.usage, RESPONSE_USAGE_FIELDS);
-        await turn.add(pinCompactionRecords(fromResponseInputItems(response.output)));
-        await reportProviderUsage(manager, usage, {
-          provider: PROVIDER,
-          ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-        });
-        return response;
+  /** Stores an output (streamed and assembled, or not) the one way: its items, then the usage. */
+  async function store(turn: TurnInFlight, response: Response): Promise<void> {
+    // Read and converted before the output is stored: bad usage is ignored, never a failed turn.
+    const usage = parseProviderUsage(response.usage, RESPONSE_USAGE_FIELDS);
+    await turn.add(pinCompactionRecords(fromResponseInputItems(response.output)));
+    await reportProviderUsage(manager, usage, {
+      provider: PROVIDER,
+      ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    });
+  }
+
+  async function create(
+    params: ContextResponseParams | ContextResponseStreamParams,
+    requestOptions?: OpenAIRequestOptions,
+  ): Promise<Response | ContextStream<ResponseStreamEvent, Response>> {
+    const refused = refusedKeys(params);
+    if (refused !== undefined) throw refused;
+    const { input = [], ...rest } = params;
+    const added: Message[] = typeof input === "string" ? [{ role: "user", content: input }] : fromResponseInputItems(input);
+    const open = <T>(send: (input: ResponseInputItem[]) => Promise<T>) =>
+      sendWithRecovery({
+        manager,
+        provider: PROVIDER,
+        request: {
+          ...(options.provider === undefined ? {} : { provider: options.provider }),
+          ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
+          ...(rest.tools === undefined ? {} : { tools: rest.tools }),
+          ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
+        },
+        isOverflow: isContextLengthError,
+        ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
+        send: (view) => send(toResponseInputItems(fromLatestCompaction(view))),
       });
-    },
-  };
+    // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
+    return runTurn(manager, async (turn) => {
+      await turn.add(added);
+      if (rest.stream === true) {
+        const streamed = rest;
+        // The request's HTTP answer arrives before any event, so an overflow is retried here, before the caller reads.
+        const events = await open((items) => client.responses.create({ ...streamed, input: items }, requestOptions));
+        return storedStream({
+          turn,
+          events,
+          assembly: responseAssembly(),
+          provider: PROVIDER,
+          signal: requestOptions?.signal,
+          store: (response) => store(turn, response),
+        });
+      }
+      const { stream: _stream, ...unstreamed } = rest;
+      const response = await open((items) => client.responses.create({ ...unstreamed, input: items }, requestOptions));
+      await store(turn, response);
+      return response;
+    });
+  }
+
+  return { create: create as ContextResponses["create"] };
 }
