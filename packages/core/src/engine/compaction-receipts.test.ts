@@ -4,7 +4,7 @@ import { assistantMessage, sampleTurn, systemMessage, userMessage } from "../tes
 import { addAll, managerWithEvents, memoryContext } from "../../test/memory-context.js";
 import { createMemoryStateStore } from "../pipeline/memory-state-store.js";
 import type { CompactionReceipt, MessageFateRun } from "../protocol.js";
-import { buildReceipt, CompactionReceipts, RECEIPT_STATE, SUMMARY_RETENTION_MULTIPLE } from "./compaction-receipts.js";
+import { buildReceipt, CompactionReceipts, createReceiptId, RECEIPT_STATE, SUMMARY_RETENTION_MULTIPLE } from "./compaction-receipts.js";
 
 const turns = (count: number, outputChars = 2_000): Message[] => [
   systemMessage("You are terse."),
@@ -78,6 +78,14 @@ describe("compaction receipts", () => {
   });
 });
 
+describe("receipt ids", () => {
+  it("should sort in the order they were made, within one millisecond too (regression)", () => {
+    const ids = Array.from({ length: 50 }, () => createReceiptId(1_000));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
 describe("bounded receipts", () => {
   const receiptAt = (time: number): CompactionReceipt =>
     buildReceipt(
@@ -93,7 +101,7 @@ describe("bounded receipts", () => {
         previousView: [],
         sources: { removedBy: new Map([0, 1, 2].map((index) => [index, "truncate"])), addedBy: new Map() },
       },
-      `${time.toString(36).padStart(9, "0")}-00000000`,
+      `${time.toString(36).padStart(9, "0")}-0000-00000000`,
       new Date(time),
     );
 

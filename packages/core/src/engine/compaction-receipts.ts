@@ -35,12 +35,23 @@ export interface CompactionOutcome {
   readonly sources: FateSources;
 }
 
-/** A new receipt id: the time in base 36 (so ids sort by time), then 8 random hexadecimal digits. */
+/** The last receipt id's time and sequence in this process: ids made in one millisecond still sort in the order made. */
+let lastIdTime = 0;
+let sequence = 0;
+
+/**
+ * A new receipt id: the time in base 36, a sequence within the millisecond (so ids sort in the order they
+ * were made, in one process), then 8 random hexadecimal digits (so two workers never make the same one).
+ */
 export function createReceiptId(now = Date.now()): string {
+  if (now > lastIdTime) {
+    lastIdTime = now;
+    sequence = 0;
+  } else sequence += 1;
   const random = new Uint8Array(4);
   globalThis.crypto.getRandomValues(random);
   const suffix = [...random].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `${now.toString(36).padStart(9, "0")}-${suffix}`;
+  return `${lastIdTime.toString(36).padStart(9, "0")}-${sequence.toString(36).padStart(4, "0")}-${suffix}`;
 }
 
 /** The leading entries `view` shares with `previous` (the same message object, or an equal one), and their tokens. */
