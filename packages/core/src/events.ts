@@ -54,6 +54,10 @@ export interface ContextEventMap {
     shortOfTarget?: TargetShortfall;
     /** The id of the compaction's receipt (`getCompaction(id)`), when the manager keeps receipts. */
     receiptId?: string;
+    /** With a receipt: the leading messages (and their tokens) the new view shares with the previous request's view. */
+    sharedPrefix?: { messages: number; tokens: number };
+    /** With a receipt: how many history messages the compaction left kept, cleared, trimmed, summarized or dropped. */
+    fateCounts?: { kept: number; cleared: number; trimmed: number; summarized: number; dropped: number };
   };
   /**
    * Synthetic content (a summary, a repair notice) entered the view. For a summary, the history range

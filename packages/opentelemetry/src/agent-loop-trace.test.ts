@@ -146,6 +146,18 @@ describe("the spans of an agent loop", () => {
     expect(loop.spans.some((span) => span.attributes["gen_ai.conversation.compacted"] === false)).toBe(false);
   });
 
+  it("should name the compaction's receipt and carry its figures", () => {
+    const span = spanNamed("ctxkit.context.view", 2);
+    const [post] = loop.postCompacts;
+    expect(post!.receiptId).toEqual(expect.any(String));
+    expect(span.attributes["ctxkit.compaction.receipt_id"]).toBe(post!.receiptId);
+    expect(span.attributes["ctxkit.compaction.shared_prefix.messages"]).toBe(post!.sharedPrefix!.messages);
+    expect(span.attributes["ctxkit.compaction.shared_prefix.tokens"]).toBe(post!.sharedPrefix!.tokens);
+    expect(span.attributes["ctxkit.compaction.messages.summarized"]).toBeGreaterThan(0);
+    expect(span.attributes["ctxkit.compaction.messages.kept"]).toBe(post!.fateCounts!.kept);
+    expect(span.attributes["ctxkit.compaction.messages.dropped"]).toBe(post!.fateCounts!.dropped);
+  });
+
   it("should put the repair of the dangling call on the request that made it, and on no other", () => {
     const repairs = loop.spans.map((span) => span.events.filter((event) => event.name === "ctxkit.repair"));
     expect(repairs.map((events) => events.length)).toEqual([0, 1, 0, 0, 0, 0, 0, 0]);

@@ -46,6 +46,17 @@ export const COMPACTION_TARGET = "ctxkit.compaction.target";
 export const COMPACTION_SHORT_OF_TARGET = "ctxkit.compaction.short_of_target";
 /** The strategies that changed the view, in pipeline order. */
 export const COMPACTION_STRATEGIES = "ctxkit.compaction.strategies";
+/** The compaction's receipt, for `getCompaction(id)`. */
+export const COMPACTION_RECEIPT_ID = "ctxkit.compaction.receipt_id";
+/** Leading messages, and their tokens, the compacted view shares with the previous request's view: where the prompt cache breaks. */
+export const COMPACTION_SHARED_PREFIX_MESSAGES = "ctxkit.compaction.shared_prefix.messages";
+export const COMPACTION_SHARED_PREFIX_TOKENS = "ctxkit.compaction.shared_prefix.tokens";
+/** History messages by what the compaction left of them, from its receipt. */
+export const COMPACTION_MESSAGES_KEPT = "ctxkit.compaction.messages.kept";
+export const COMPACTION_MESSAGES_CLEARED = "ctxkit.compaction.messages.cleared";
+export const COMPACTION_MESSAGES_TRIMMED = "ctxkit.compaction.messages.trimmed";
+export const COMPACTION_MESSAGES_SUMMARIZED = "ctxkit.compaction.messages.summarized";
+export const COMPACTION_MESSAGES_DROPPED = "ctxkit.compaction.messages.dropped";
 /** `compact()` only: whether there was anything to compact. */
 export const COMPACTION_COMPACTED = "ctxkit.compaction.compacted";
 

@@ -47,13 +47,30 @@ export class OperationSpan {
         ...(reason === undefined ? {} : { [names.COMPACTION_REASON]: reason }),
       });
     } else if (event === "context:post_compact") {
-      const { tokenCount, steps, target, shortOfTarget } = payload as ContextEventMap["context:post_compact"];
+      const { tokenCount, steps, target, shortOfTarget, receiptId, sharedPrefix, fateCounts } =
+        payload as ContextEventMap["context:post_compact"];
       const strategies = appliedStrategies(steps);
       span.setAttributes({
         [names.COMPACTION_TOKENS_AFTER]: tokenCount,
         [names.COMPACTION_STRATEGIES]: strategies,
         [names.COMPACTION_TARGET]: target,
         ...(shortOfTarget === undefined ? {} : { [names.COMPACTION_SHORT_OF_TARGET]: shortOfTarget.reason }),
+        ...(receiptId === undefined ? {} : { [names.COMPACTION_RECEIPT_ID]: receiptId }),
+        ...(sharedPrefix === undefined
+          ? {}
+          : {
+              [names.COMPACTION_SHARED_PREFIX_MESSAGES]: sharedPrefix.messages,
+              [names.COMPACTION_SHARED_PREFIX_TOKENS]: sharedPrefix.tokens,
+            }),
+        ...(fateCounts === undefined
+          ? {}
+          : {
+              [names.COMPACTION_MESSAGES_KEPT]: fateCounts.kept,
+              [names.COMPACTION_MESSAGES_CLEARED]: fateCounts.cleared,
+              [names.COMPACTION_MESSAGES_TRIMMED]: fateCounts.trimmed,
+              [names.COMPACTION_MESSAGES_SUMMARIZED]: fateCounts.summarized,
+              [names.COMPACTION_MESSAGES_DROPPED]: fateCounts.dropped,
+            }),
       });
       if (strategies.length > 0) {
         this.hasCompacted = true;

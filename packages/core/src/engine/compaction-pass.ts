@@ -12,6 +12,7 @@ import { truncate } from "../strategies/truncate.js";
 import { countMessageTokens } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Message } from "../messages/message.js";
+import type { CompactionReceipt } from "../protocol.js";
 import { buildReceipt, type CompactionReceipts } from "./compaction-receipts.js";
 import type { ResolvedContextConfig } from "./context-config.js";
 import { FateAttribution } from "./fate-attribution.js";
@@ -80,7 +81,7 @@ export class CompactionPass {
     // Over the budget, the decisions stand: the next request starts from this smaller view instead of redoing them.
     planner.recordCompaction(budget, view.tokens);
     // The receipt follows the commit, the refused compaction's too: its smaller view stands for the next request.
-    const receiptId = await this.recordReceipt({ reason, budget, target: aimedFor, tokensBefore: before.tokens, steps, view });
+    const receipt = await this.recordReceipt({ reason, budget, target: aimedFor, tokensBefore: before.tokens, steps, view });
     if (view.tokens > budget) throw new ContextBudgetError(budget, minimalTokens(view, config.protectFirst));
     await this.reportIncluded(before, view);
     const shortOfTarget = view.tokens > aimedFor ? shortfall(view, aimedFor, config.protectFirst) : undefined;
@@ -93,7 +94,9 @@ export class CompactionPass {
       reason,
       target: aimedFor,
       ...(shortOfTarget === undefined ? {} : { shortOfTarget }),
-      ...(receiptId === undefined ? {} : { receiptId }),
+      ...(receipt === undefined
+        ? {}
+        : { receiptId: receipt.id, sharedPrefix: { ...receipt.sharedPrefix }, fateCounts: { ...receipt.fateCounts } }),
     });
     return { steps, budget };
   }
@@ -171,7 +174,7 @@ export class CompactionPass {
     return { view, steps, aimedFor: dueAlone === undefined ? target : budget };
   }
 
-  /** Writes the receipt of the compaction just committed; resolves to its id, or undefined when receipts are not kept. */
+  /** Writes the receipt of the compaction just committed; resolves to it, or undefined when receipts are not kept. */
   private async recordReceipt(compaction: {
     reason: CompactionReason;
     budget: number;
@@ -179,7 +182,7 @@ export class CompactionPass {
     tokensBefore: number;
     steps: readonly PipelineStep[];
     view: ViewDraft;
-  }): Promise<string | undefined> {
+  }): Promise<CompactionReceipt | undefined> {
     const { receipts, previousView, history } = this.parts;
     if (receipts === undefined) return undefined;
     const receipt = buildReceipt({
@@ -191,7 +194,7 @@ export class CompactionPass {
       sources: this.attribution,
     });
     await receipts.record(receipt);
-    return receipt.id;
+    return receipt;
   }
 
   /**
