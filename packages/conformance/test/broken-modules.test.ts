@@ -137,6 +137,7 @@ describe("the kit on context-simple", () => {
       "budget-inputs",
       "caller-markers",
       "compact",
+      "compaction-receipts",
       "recover-overflow",
       "usage",
       "summary-coverage",

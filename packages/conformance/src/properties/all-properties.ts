@@ -5,6 +5,7 @@ import { budgetProperty } from "./budget.js";
 import { callerMarkersProperty } from "./caller-markers.js";
 import { clearProperty } from "./clear.js";
 import { compactProperty } from "./compact.js";
+import { compactionReceiptsProperty } from "./compaction-receipts.js";
 import { compactionFrequencyProperty } from "./compaction-frequency.js";
 import { compactionProgressProperty } from "./compaction-progress.js";
 import { concurrencyProperty } from "./concurrency.js";
@@ -49,6 +50,7 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   budgetInputsProperty,
   callerMarkersProperty,
   compactProperty,
+  compactionReceiptsProperty,
   recoverOverflowProperty,
   usageProperty,
   summaryCoverageProperty,

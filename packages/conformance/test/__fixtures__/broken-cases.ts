@@ -5,6 +5,7 @@ import type { ConformanceOptions } from "../../src/index.js";
 import type { SessionSettings } from "../../src/subject/session-settings.js";
 import type { ConformanceSubject } from "../../src/subject/subject.js";
 import * as broken from "./broken-modules.js";
+import { liesInReceipts } from "./lying-receipts-module.js";
 import { naiveKeepLast } from "./naive-keep-last.js";
 import { shrinksInItsOwnTokens } from "./overflow-shrink-modules.js";
 import { createSharedPinsFactory } from "./shared-pins-module.js";
@@ -166,6 +167,7 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
     reason: /issued after the request/,
   },
   { flaw: "keeps the last few messages, splitting tool units", module: naiveKeepLast, property: "pairing" },
+  { flaw: "marks a message its compaction dropped as kept in the receipt", module: liesInReceipts, property: "compaction-receipts" },
   { flaw: "splits the parallel calls of one response", module: seedSensitive.splitsParallelCalls, property: "unit-integrity" },
   { flaw: "trims the text of reasoning parts", module: seedSensitive.trimsReasoning, property: "reasoning-intact" },
   { flaw: "strips reasoning parts from older messages", module: seedSensitive.stripsReasoning, property: "reasoning-intact" },
