@@ -202,5 +202,43 @@ describe("contextMiddleware", () => {
       await streamText({ model: wrapped, prompt: "Hi", maxRetries: 0, onError: () => {} }).consumeStream({ onError: () => {} });
       expect(await manager.getMessages()).toEqual([]);
     });
+
+    // streamText reads the model's stream for its own results too, so a `break` out of textStream leaves it running:
+    // the abort signal is how a caller leaves it.
+    describe("a stream the caller aborts midway", () => {
+      const stalling = () =>
+        new MockLanguageModelV3({
+          doStream: async ({ abortSignal }) => ({
+            // Half an answer, then nothing until the caller leaves: an aborted request errors, as a provider's fetch does.
+            stream: new ReadableStream({
+              start(controller) {
+                controller.enqueue({ type: "stream-start", warnings: [] });
+                controller.enqueue({ type: "text-start", id: "t" });
+                controller.enqueue({ type: "text-delta", id: "t", delta: "Hel" });
+                abortSignal?.addEventListener("abort", () => controller.error(abortSignal.reason), { once: true });
+              },
+            }),
+          }),
+        });
+      const before = [
+        { role: "user" as const, content: "Earlier." },
+        { role: "assistant" as const, content: "Noted." },
+      ];
+
+      it("should leave the manager as it was before the call when the signal aborts", async () => {
+        const manager = createSimpleContext({ maxTokens: 8_000, tokenizer: "estimate" });
+        await manager.setMessages(before);
+        const wrapped = wrapLanguageModel({ model: stalling(), middleware: contextMiddleware(manager) });
+        const controller = new AbortController();
+        const result = streamText({ model: wrapped, prompt: "Hi", maxRetries: 0, abortSignal: controller.signal, onError: () => {} });
+        const read: string[] = [];
+        for await (const text of result.textStream) {
+          read.push(text);
+          controller.abort();
+        }
+        expect(read).toEqual(["Hel"]);
+        expect(await manager.getMessages()).toEqual(before);
+      });
+    });
   });
 });

@@ -6,7 +6,7 @@ import { toRequestOptions, type ContextOptions } from "./context-options.js";
 import { fromModelMessages } from "./from-model-messages.js";
 import { HistorySync } from "./history-sync.js";
 import { isContextOverflow } from "./is-context-overflow.js";
-import type { LanguageModelCallOptions, LanguageModelPrompt, ModelUsage, ResponseContent } from "./language-model-types.js";
+import type { LanguageModelCallOptions, LanguageModelPrompt, ModelUsage, ResponseContent, StreamPart } from "./language-model-types.js";
 import { toResponseMessage } from "./response-message.js";
 import { StreamContent } from "./stream-content.js";
 import { toLanguageModelPrompt } from "./to-language-model-prompt.js";
@@ -149,25 +149,32 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
       let usage: ModelUsage | undefined;
       let failed = false;
       const stream = result.stream.pipeThrough(
-        new TransformStream({
-          transform(part, controller) {
-            content.add(part);
-            if (part.type === "finish") usage = part.usage;
-            if (part.type === "error") failed = true;
-            controller.enqueue(part);
-          },
-          // The stream ends only once the response is in the manager, so the next step sees it there. A stream
-          // that reported an error stored no answer: its turn is taken back out.
-          flush: async () => {
-            if (failed) return undo(turn);
-            try {
-              await afterCall(turn, content.result(), usage);
-            } catch (error) {
-              await undo(turn);
-              throw error;
-            }
-          },
-        }),
+        new TransformStream(
+          // `cancel` runs when the caller leaves midway (an aborted signal): as for a failed call, the turn is taken
+          // back out. Added beside the literal because TypeScript's lib does not declare `Transformer.cancel` yet.
+          Object.assign(
+            {
+              transform(part: StreamPart, controller: TransformStreamDefaultController<StreamPart>) {
+                content.add(part);
+                if (part.type === "finish") usage = part.usage;
+                if (part.type === "error") failed = true;
+                controller.enqueue(part);
+              },
+              // The stream ends only once the response is in the manager, so the next step sees it there. A stream
+              // that reported an error stored no answer: its turn is taken back out.
+              flush: async () => {
+                if (failed) return undo(turn);
+                try {
+                  await afterCall(turn, content.result(), usage);
+                } catch (error) {
+                  await undo(turn);
+                  throw error;
+                }
+              },
+            },
+            { cancel: () => undo(turn) },
+          ),
+        ),
       );
       return { ...result, stream };
     },
