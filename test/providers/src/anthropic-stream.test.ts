@@ -1,6 +1,7 @@
 // contextMessages with stream: true, the real Anthropic client over HTTP against the strict imitation: the streamed
 // loop (thinking on) stores what the non-streamed one stores, an overflow is retried before the first event, and a
 // stream that is left, aborted or fails midway leaves the manager as it was before the call.
+import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import type { Message as AnthropicResponse, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
 import { contextMessages } from "@ctxkit/anthropic";
@@ -11,6 +12,7 @@ import { startAnthropicImitation } from "./anthropic-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
 import { withOrdinalIds } from "./ordinal-ids.js";
 import { WINDOW } from "./provider-tokens.js";
+import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
 
@@ -67,6 +69,22 @@ function history(): Message[] {
 }
 
 describe("contextMessages with stream: true", () => {
+  it("should run the README's streaming example, and be the code the README shows", async () => {
+    const claude = contextMessages(client, createSimpleContext({ maxTokens: WINDOW }));
+    const question = questionFor(4);
+    // readme-stream:start
+    const stream = await claude.create({ model, max_tokens: 1024, stream: true, messages: [{ role: "user", content: question }] });
+    let text = "";
+    for await (const event of stream)
+      if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
+    const message = await stream.finalResponse(); // as create returns it, and already in the manager
+    // readme-stream:end
+    expect(text).toBe(message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(""));
+    expect(message.stop_reason).toBe("tool_use");
+    const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"), "readme-stream");
+    expect(readmeHolds(new URL("../../../packages/anthropic/README.md", import.meta.url), region)).toBe(true);
+  });
+
   it("should store, over a streamed tool loop with thinking, the history the non-streamed loop stores, and report each usage", async () => {
     const unstreamed = createSimpleContext({ maxTokens: WINDOW });
     const claude = contextMessages(client, unstreamed);

@@ -1,6 +1,7 @@
 // contextChatCompletions with stream: true, the real OpenAI client over HTTP against the strict imitation: the streamed
 // loop stores what the non-streamed one stores, an overflow is retried before the first chunk, and a stream that is
 // left, aborted or fails midway leaves the manager as it was before the call.
+import { readFileSync } from "node:fs";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
 import { contextChatCompletions } from "@ctxkit/openai";
@@ -11,6 +12,7 @@ import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
 import { withOrdinalIds } from "./ordinal-ids.js";
 import { WINDOW } from "./provider-tokens.js";
+import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
 
@@ -67,6 +69,21 @@ function history(): Message[] {
 }
 
 describe("contextChatCompletions with stream: true", () => {
+  it("should run the README's streaming example, and be the code the README shows", async () => {
+    const chat = contextChatCompletions(client, createSimpleContext({ maxTokens: WINDOW }));
+    const question = questionFor(4);
+    // readme-stream:start
+    const stream = await chat.create({ model, stream: true, messages: [{ role: "user", content: question }] });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    const completion = await stream.finalResponse(); // as create returns it, and already in the manager
+    // readme-stream:end
+    expect(text).toBe(completion.choices[0]!.message.content ?? "");
+    expect(completion.choices[0]!.message.tool_calls).toHaveLength(1);
+    const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"), "readme-stream");
+    expect(readmeHolds(new URL("../../../packages/openai/README.md", import.meta.url), region)).toBe(true);
+  });
+
   it("should store, over a streamed tool loop, the history the non-streamed loop stores, and report each usage", async () => {
     const unstreamed = createSimpleContext({ maxTokens: WINDOW });
     const chat = contextChatCompletions(client, unstreamed);
