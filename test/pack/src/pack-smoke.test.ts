@@ -118,11 +118,15 @@ describe("packed packages installed with npm", () => {
   });
 
   it("should run the ctxkit-conformance command with npx", async () => {
-    const { stdout } = await run("npx", ["--no-install", "ctxkit-conformance", "@ctxkit/context-simple", "--runs", "3", "--seed", "1", "--no-color"], {
-      cwd: project.folder,
-      env: userEnvironment,
-      timeout: 120_000,
-    });
+    const { stdout } = await run(
+      "npx",
+      ["--no-install", "ctxkit-conformance", "@ctxkit/context-simple", "--runs", "3", "--seed", "1", "--no-color"],
+      {
+        cwd: project.folder,
+        env: userEnvironment,
+        timeout: 120_000,
+      },
+    );
     expect(stdout).toMatch(/PASSED: context-simple: \d+ passed, 0 failed/);
   });
 });
