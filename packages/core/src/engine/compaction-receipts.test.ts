@@ -3,6 +3,8 @@ import { ContextConfigError, type ContextEventMap, type Message } from "../index
 import { assistantMessage, sampleTurn, systemMessage, userMessage } from "../testing/index.js";
 import { addAll, managerWithEvents, memoryContext } from "../../test/memory-context.js";
 import { createMemoryStateStore } from "../pipeline/memory-state-store.js";
+import { MemoryMessageStore } from "../store/memory-message-store.js";
+import { createContextManager } from "./create-context-manager.js";
 import type { CompactionReceipt, MessageFateRun } from "../protocol.js";
 import { buildReceipt, CompactionReceipts, createReceiptId, RECEIPT_STATE, SUMMARY_RETENTION_MULTIPLE } from "./compaction-receipts.js";
 
@@ -43,6 +45,20 @@ describe("compaction receipts", () => {
     expect(await manager.getCompaction("no-such-id")).toBeUndefined();
   });
 
+  it("should keep receipts across a reopen of the same memory store", async () => {
+    const store = new MemoryMessageStore();
+    const manager = await createContextManager({ store, tokenizer: "estimate" });
+    await addAll(manager, turns(8));
+    await manager.getMessagesForRequest({ tokenBudget: 2_000 });
+    const receipts = await manager.listCompactions();
+    const whole = await manager.getCompaction(receipts[0]!.id);
+    await manager.close();
+    const reopened = await createContextManager({ store, tokenizer: "estimate" });
+    expect(await reopened.listCompactions()).toEqual(receipts);
+    expect(await reopened.getCompaction(receipts[0]!.id)).toEqual(whole);
+    await reopened.close();
+  });
+
   it("should measure the prefix the new view shares with the previous request's", async () => {
     const manager = await memoryContext({ tokenizer: "estimate" });
     await addAll(manager, turns(3));
@@ -71,6 +87,23 @@ describe("compaction receipts", () => {
     const strategy = { name: RECEIPT_STATE, apply: (view: never) => ({ view, applied: false }) };
     await expect(memoryContext({ strategies: [strategy] })).rejects.toThrow(ContextConfigError);
     await expect(memoryContext({ strategies: [strategy] })).rejects.toThrow(/reserved/);
+  });
+
+  it("should keep receipts out of every strategy's state", async () => {
+    const seen: string[][] = [];
+    const looking = {
+      name: "looking",
+      apply: (view: never, context: { state: { keys(): string[] } }) => {
+        seen.push(context.state.keys());
+        return { view, applied: false };
+      },
+    };
+    const manager = await memoryContext({ tokenizer: "estimate", strategies: [looking, "truncate"] });
+    await addAll(manager, turns(8));
+    await manager.getMessagesForRequest({ tokenBudget: 2_000 });
+    await manager.compact({ tokenBudget: 2_000 });
+    expect(await manager.listCompactions()).toHaveLength(2);
+    expect(seen).toEqual([[], []]);
   });
 
   it("should reject a receipt bound that is not a positive integer", async () => {
