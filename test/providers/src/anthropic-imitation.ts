@@ -250,7 +250,7 @@ function thinkingBlock(question: string, resultsSince: number): Block {
  * `input_json_delta` of the input's JSON in pieces; a compaction block whole in one `compaction_delta`) and
  * `content_block_stop`; `message_delta` with the stop reason, the applied edits and the whole usage; `message_stop`.
  */
-function streamedMessage(
+export function streamedMessage(
   message: Record<string, unknown> & { content: Block[]; usage: Record<string, unknown> },
   fault: StreamFault | undefined,
 ): Reply {

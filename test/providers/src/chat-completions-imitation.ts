@@ -197,7 +197,7 @@ export function handleChatCompletion(
  * then its arguments) in pieces by index, a last delta with the finish reason, the usage in a chunk of no choices
  * when `stream_options.include_usage`, and `[DONE]`. Every chunk carries `usage: null` when the usage comes last.
  */
-function streamedCompletion(
+export function streamedCompletion(
   completion: { id: string; model: unknown; choices: { message: ChatMessage; finish_reason: string }[]; usage: unknown },
   includeUsage: boolean,
   fault: StreamFault | undefined,

@@ -38,6 +38,31 @@ const LOOPS: Record<string, Loop> = {
       model: "gpt-4.1-mini",
       input: text,
     }),
+  "contextMessages (streamed)": async (context, text, onEvent) => {
+    const stream = await contextMessages(new Anthropic({ baseURL: server.url, apiKey: "test", maxRetries: 0 }), context, {
+      onEvent,
+    }).create({
+      model: "claude-sonnet-4-6",
+      max_tokens: 256,
+      stream: true,
+      messages: [{ role: "user", content: text }],
+    });
+    return stream.finalResponse();
+  },
+  "contextChatCompletions (streamed)": async (context, text, onEvent) => {
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test", maxRetries: 0 });
+    const stream = await contextChatCompletions(client, context, { onEvent }).create({
+      model: "gpt-4.1-mini",
+      stream: true,
+      messages: [{ role: "user", content: text }],
+    });
+    return stream.finalResponse();
+  },
+  "contextResponses (streamed)": async (context, text, onEvent) => {
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test", maxRetries: 0 });
+    const stream = await contextResponses(client, context, { onEvent }).create({ model: "gpt-4.1-mini", stream: true, input: text });
+    return stream.finalResponse();
+  },
   contextMiddleware: (context, text, onEvent) =>
     generateText({
       model: wrapLanguageModel({

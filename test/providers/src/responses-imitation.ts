@@ -265,7 +265,7 @@ function response(body: Record<string, unknown>, output: Item[], inputTokens: nu
  * (`response.output_text.delta` inside its content part, `response.function_call_arguments.delta`) and their
  * `…done` events, `response.output_item.done` with the whole item, and `response.completed` with the whole response.
  */
-function streamedResponse(whole: ReturnType<typeof response>, fault: StreamFault | undefined): Reply {
+export function streamedResponse(whole: Record<string, unknown> & { output: Item[] }, fault: StreamFault | undefined): Reply {
   const events: Record<string, unknown>[] = [];
   const push = (type: string, fields: Record<string, unknown>) => events.push({ type, ...fields });
   const opening = { ...whole, status: "in_progress", output: [], usage: null };

@@ -1,10 +1,13 @@
 // One loopback server that answers the Messages, Chat Completions and Responses APIs as a script says: an
 // answer with the usage the test chooses (malformed ones included), or a rejection of every request as too long.
-// Each request is first held to the kit's strict rules for its API, so a loop that sends a bad request fails.
+// Each request is first held to the kit's strict rules for its API, so a loop that sends a bad request fails. A request
+// with `stream: true` gets the answer as its API streams it, as the imitations stream theirs.
 import { checkAnthropicRequest, checkChatCompletionRequest, type ScriptedReply } from "@ctxkit/conformance";
-import { anthropicError } from "./anthropic-imitation.js";
+import { anthropicError, streamedMessage } from "./anthropic-imitation.js";
+import { streamedCompletion } from "./chat-completions-imitation.js";
 import { startLoopbackServer, type LoopbackServer, type Reply } from "./loopback-server.js";
 import { openAIError, openAIId } from "./openai-errors.js";
+import { streamedResponse } from "./responses-imitation.js";
 
 /** How every request is answered, as the kit's loop checks script it (`usage` figures go into each API's own fields). */
 export type ScriptedAnswer = ScriptedReply;
@@ -93,13 +96,26 @@ function responseReply(body: Record<string, unknown>, answer: ScriptedAnswer): R
   };
 }
 
+/** A rejection stays a JSON error (before any event, as the APIs send it); an answer streams when it was asked to. */
+function streamedIf(streamed: boolean, reply: Reply, stream: (body: unknown) => Reply): Reply {
+  return streamed && reply.status === 200 ? stream(reply.body) : reply;
+}
+
 export async function startScriptedProvider(): Promise<ScriptedProvider> {
   const provider = { answer: { kind: "answer", text: "ok", usage: null } as ScriptedAnswer };
   const server = await startLoopbackServer(
     (path, body) => {
-      if (path.endsWith("/messages")) return anthropicReply(body, provider.answer);
-      if (path.endsWith("/chat/completions")) return chatCompletionReply(body, provider.answer);
-      if (path.endsWith("/responses")) return responseReply(body, provider.answer);
+      const streamed = body["stream"] === true;
+      if (path.endsWith("/messages"))
+        return streamedIf(streamed, anthropicReply(body, provider.answer), (reply) => streamedMessage(reply as never, undefined));
+      if (path.endsWith("/chat/completions")) {
+        const includeUsage = (body["stream_options"] as { include_usage?: boolean } | undefined)?.include_usage === true;
+        return streamedIf(streamed, chatCompletionReply(body, provider.answer), (reply) =>
+          streamedCompletion(reply as never, includeUsage, undefined),
+        );
+      }
+      if (path.endsWith("/responses"))
+        return streamedIf(streamed, responseReply(body, provider.answer), (reply) => streamedResponse(reply as never, undefined));
       return openAIError(404, `no route ${path}`, null, null, "not_found");
     },
     () => openAIError(400, "We could not parse the JSON body of your request."),
