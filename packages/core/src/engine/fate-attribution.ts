@@ -9,6 +9,8 @@ export class FateAttribution implements FateSources {
 
   /** What `strategy` changed from `before` to `after` (the pipeline's `onApplied`). */
   note(strategy: string, before: ViewDraft, after: ViewDraft): void {
+    // Most strategies only shorten entries in place: then nothing left or came in, and no set is built.
+    if (hasSameSources(before.entries, after.entries)) return;
     const kept = new Set<number>();
     const present = new Set<unknown>();
     for (const entry of after.entries) {
@@ -41,4 +43,15 @@ export class FateAttribution implements FateSources {
     this.removedBy.clear();
     this.addedBy.clear();
   }
+}
+
+function hasSameSources(before: readonly ViewEntry[], after: readonly ViewEntry[]): boolean {
+  if (before.length !== after.length) return false;
+  for (let position = 0; position < before.length; position += 1) {
+    const first = before[position]!;
+    const second = after[position]!;
+    if (first.source === second.source) continue;
+    if (first.source.kind !== "history" || second.source.kind !== "history" || first.source.index !== second.source.index) return false;
+  }
+  return true;
 }
