@@ -33,8 +33,6 @@ export interface StoredStreamOptions<Event, Final> {
   store(final: Final): Promise<void>;
 }
 
-class LeftEarly extends Error {}
-
 /**
  * Passes each event on as it arrives and stores the assembled response after the last one. A stream that
  * fails midway (a network error, the provider's error event, an aborted signal), ends short, or that the
@@ -52,7 +50,9 @@ export function storedStream<Event, Final>(options: StoredStreamOptions<Event, F
   settled.catch(() => {});
 
   async function* read(): AsyncGenerator<Event> {
-    let failure: unknown = new LeftEarly("the stream was left before its end");
+    let stored = false;
+    // Stays as it is when the reader leaves (a `break` returns through the `yield` without an error).
+    let failure: unknown = new ContextStreamError(provider, "it was left before its end");
     try {
       for await (const event of events) {
         assembly.add(event);
@@ -64,19 +64,19 @@ export function storedStream<Event, Final>(options: StoredStreamOptions<Event, F
         throw new ContextStreamError(provider, "it ended before the provider's last event");
       }
       await options.store(final);
-      failure = undefined;
+      stored = true;
       settle?.resolve(final);
     } catch (error) {
       failure = error;
       throw error;
     } finally {
-      if (failure !== undefined) {
+      if (!stored) {
         try {
           await turn.undo();
         } catch {
           // The stream's own failure is what the caller must see.
         }
-        settle?.reject(failure instanceof LeftEarly ? new ContextStreamError(provider, "it was left before its end") : failure);
+        settle?.reject(failure);
       }
     }
   }
