@@ -171,11 +171,11 @@ export interface CompactionReceiptCapability {
 export type ViewForm = "verbatim" | "cleared" | "trimmed" | "summarized" | "dropped";
 
 /**
- * Why a message has its form: `instructions` (system and developer, never altered), `pinned`, `current-turn`
+ * Why a message has its form: `protected` (a system or developer message: never dropped or altered), `pinned`, `current-turn`
  * (never dropped), `protect-first`, `kept` (within the budget), `edited` (cleared or trimmed by `strategy`),
  * `summarized` (by `strategy`, into `summary`), `dropped` (by `strategy`, for the budget).
  */
-export type ViewReason = "instructions" | "pinned" | "current-turn" | "protect-first" | "kept" | "edited" | "summarized" | "dropped";
+export type ViewReason = "protected" | "pinned" | "current-turn" | "protect-first" | "kept" | "edited" | "summarized" | "dropped";
 
 export interface ExplainedMessage {
   readonly index: number;

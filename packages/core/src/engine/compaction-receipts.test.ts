@@ -176,7 +176,7 @@ describe("explainView", () => {
     expect(explanation.tokens).toBe((await explained.usage())!.tokens);
     expect(explanation.messages).toHaveLength(history.length);
     expect(explanation.messages.filter((message) => message.inView).length + explanation.synthetic.length).toBe(next.length);
-    expect(explanation.messages[0]).toMatchObject({ index: 0, role: "system", form: "verbatim", why: "instructions" });
+    expect(explanation.messages[0]).toMatchObject({ index: 0, role: "system", form: "verbatim", why: "protected" });
     expect(explanation.messages.at(-1)).toMatchObject({ form: "verbatim", why: "current-turn" });
     const totals = Object.values(explanation.totals).reduce((sum, tokens) => sum + tokens, 0);
     expect(totals).toBe(explanation.tokens);

@@ -38,7 +38,7 @@ export function explainEntries(input: ExplainInput): ViewExplanation {
       const base = { index, role: message.role, tokens: input.tokensOf(index), viewTokens: entry?.tokens ?? 0 };
       if (run.fate === "kept") {
         const why = isInstruction(message)
-          ? "instructions"
+          ? "protected"
           : isPinned(message) || entry?.pinned === true
             ? "pinned"
             : position !== undefined && position >= draft.currentTurnStart
