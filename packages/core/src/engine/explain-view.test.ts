@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../messages/message.js";
 import type { Strategy } from "../pipeline/strategy.js";
+import { createViewDraft } from "../pipeline/view-draft.js";
 import { MemoryMessageStore } from "../store/memory-message-store.js";
 import type { StateChange } from "../store/message-store.js";
 import { sampleTurn, systemMessage, userMessage } from "../testing/index.js";
@@ -67,6 +68,21 @@ describe("explainView", () => {
       });
     }
   }
+
+  it("should fail a strategy in the preview where it would fail for real: state that is not JSON (regression)", async () => {
+    const unstorable: Strategy = {
+      name: "unstorable",
+      async apply(view, context) {
+        await context.state.set("callback", () => 1);
+        return { view: createViewDraft(view.entries.slice(-1)), applied: true };
+      },
+    };
+    const { manager } = await openWith(histories.long!, { strategies: [unstorable, "truncate"] });
+    const explanation = await manager.explainView({ tokenBudget: 2_000 });
+    const view = await manager.getMessagesForRequest({ tokenBudget: 2_000 });
+    expect(explanation.tokens).toBe((await manager.usage())!.tokens);
+    expect(explanation.messages.filter((message) => message.inView).length + explanation.synthetic.length).toBe(view.length);
+  });
 
   it("should say a compaction is due, and why, without running it", async () => {
     const { manager, writes } = await openWith(histories.long!, { strategies: [counting, "truncate"] });

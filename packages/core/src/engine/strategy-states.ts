@@ -1,4 +1,6 @@
 // Each strategy's own state store, over the state the message store keeps for the session.
+import { ContextArgumentError } from "../errors.js";
+import { findNonJson } from "../messages/find-non-json.js";
 import type { Strategy, StrategyStateStore } from "../pipeline/strategy.js";
 import type { StateChange } from "../store/message-store.js";
 import { StoreStrategyState } from "./store-strategy-state.js";
@@ -71,6 +73,10 @@ function scratchOver(base: StrategyStateStore): StrategyStateStore {
       (changed.has(key) ? changed.get(key) : deleted.has(key) ? undefined : base.get(key)) as T | undefined,
     keys: () => [...new Set([...base.keys().filter((key) => !deleted.has(key)), ...changed.keys()])],
     set: async (key, value) => {
+      // Refused as the real store refuses it, so the strategy fails in a preview where it would fail for real.
+      const problem = value === undefined ? "undefined is not JSON" : findNonJson(value)?.problem;
+      if (problem !== undefined)
+        throw new ContextArgumentError(`the state store (preview): set("${key}")`, [{ path: "value", message: problem }]);
       deleted.delete(key);
       changed.set(key, value);
     },
