@@ -12,7 +12,7 @@
 //   - `CompactionPass` (compaction-pass.ts): one compaction of the view;
 // - `BackgroundWork` (background-work.ts): strategies' `observe`, off the request path;
 // - `StrategyStates` (strategy-states.ts): each strategy's state, written through the facade.
-import { ContextClosedError, ContextHistoryConflictError, ContextStateConflictError } from "../errors.js";
+import { ContextHistoryConflictError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import { parseMessage, parseMessages } from "../messages/parse-message.js";
@@ -35,7 +35,6 @@ import type {
   ShouldCompactCapability,
   UsageCapability,
 } from "../protocol.js";
-import { FailureLatch } from "../store/failure-latch.js";
 import type { MessageStore, StoredSession, StoreUpdate } from "../store/message-store.js";
 import { resolveTokenCounter } from "../tokens/resolve-token-counter.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
@@ -51,6 +50,7 @@ import { presetStrategies, resolveStrategies } from "./resolve-strategies.js";
 import { reportIgnoredSet, SessionHistory } from "./session-history.js";
 import { isSameHistory } from "./same-history.js";
 import { retryStateWrite } from "./state-write-retry.js";
+import { settleBoth, StoreGate } from "./store-gate.js";
 import { PreviewStates, StrategyStates } from "./strategy-states.js";
 import { SyncLine } from "./sync-line.js";
 import { ViewBuilder } from "./view-builder.js";
@@ -94,11 +94,9 @@ export class ContextEngine
   private readonly background: BackgroundWork;
   /** What a shared store reported for each read, applied in the order asked for. */
   private readonly syncs = new SyncLine((update) => this.applyUpdate(update));
-  private isOpen = false;
   /** Set once close() hands the store back: a state write after it has nowhere to go. */
   private isReleased = false;
-  /** Set by a failed open or write: the manager then stops. */
-  private readonly latch = new FailureLatch();
+  private readonly gate: StoreGate;
   private closing: Promise<void> | undefined;
   private ignoresSetMessages = false;
 
@@ -106,10 +104,11 @@ export class ContextEngine
   constructor(store: MessageStore, config: ContextConfig = {}, options: ContextEngineOptions = {}) {
     this.config = parseConfig(options.moduleName ?? "@ctxkit/core", contextConfigSchema, config);
     this.store = store;
+    this.gate = new StoreGate(store);
     this.counter = resolveTokenCounter(this.config.tokenizer);
     this.events = new EventSink(this.config.eventHandlerTimeoutMs);
     this.states = new StrategyStates(
-      (change) => this.write(() => this.store.writeState(change)),
+      (change) => this.gate.write(() => this.store.writeState(change)),
       () => this.isReleased,
     );
     this.pins = new PinSet(this.states.storeFor(PIN_STATE));
@@ -124,11 +123,7 @@ export class ContextEngine
     if (this.config.onEvent) this.events.add(this.config.onEvent);
     if (options.onEvent) this.events.add(options.onEvent);
     this.opened = this.queue.run(() => this.open());
-    // The first reaction to the open: writes called from now on go straight to the store, after those that waited for it.
-    this.opened.then(
-      () => void (this.isOpen = true),
-      () => {},
-    );
+    this.gate.openWith(this.opened);
   }
 
   get sessionId(): string {
@@ -152,10 +147,10 @@ export class ContextEngine
 
   /** Resolves once the message is in memory and as durable as the store promises. */
   addMessage(message: Message): Promise<void> {
-    return this.whenUsable(() => {
+    return this.gate.whenUsable(() => {
       // In call order and before any await: validate, hand the record to the store, then apply it in memory.
       const parsed = parseMessage(message);
-      const durable = this.write(() => this.store.append(parsed));
+      const durable = this.gate.write(() => this.store.append(parsed));
       const applied = this.queue.run(() => {
         // A shared store hands every message back through sync, in the one order all writers see.
         if (this.store.sync === undefined) this.history.append(parsed);
@@ -173,13 +168,13 @@ export class ContextEngine
    * history, and the caller's copy (a transcript without system messages, say) is not.
    */
   setMessages(messages: Message[]): Promise<void> {
-    return this.whenUsable(() => {
+    return this.gate.whenUsable(() => {
       const parsed = parseMessages(messages);
       if (this.ignoresSetMessages)
         return this.queue.run(() =>
           reportIgnoredSet(this.events, { file: this.store.location, storedCount: this.history.length, givenCount: parsed.length }),
         );
-      const durable = this.write(() => this.store.replace(parsed, this.states.state.snapshot()));
+      const durable = this.gate.write(() => this.store.replace(parsed, this.states.state.snapshot()));
       const applied = this.queue.run(() => this.reset(parsed));
       return settleBoth(durable, applied);
     });
@@ -190,14 +185,14 @@ export class ContextEngine
    * on a resumed session too: the edit is made over the stored history, not over a caller's copy of it.
    */
   replaceMessages(expected: readonly Message[], messages: Message[]): Promise<void> {
-    return this.whenUsable(() => {
+    return this.gate.whenUsable(() => {
       const parsed = parseMessages(messages);
       // A read, so it syncs first; then, as for a pin, the store takes in what later reads already asked for,
       // since it checks the expectation against what it last read, and nothing is awaited before the write.
       return this.read(undefined, async () => {
         while (!this.syncs.isCaughtUp) await this.syncs.catchUp();
         if (!isSameHistory(this.history.messages, expected)) throw new ContextHistoryConflictError(this.store.location, expected.length);
-        await this.write(() => this.store.replace(parsed, this.states.state.snapshot(), { length: expected.length }));
+        await this.gate.write(() => this.store.replace(parsed, this.states.state.snapshot(), { length: expected.length }));
         this.reset(parsed);
       });
     });
@@ -205,9 +200,9 @@ export class ContextEngine
 
   /** Empties the history. Afterwards `setMessages` is accepted again. */
   clear(): Promise<void> {
-    return this.whenUsable(() => {
+    return this.gate.whenUsable(() => {
       this.ignoresSetMessages = false;
-      const durable = this.write(() => this.store.clear(this.states.state.snapshot()));
+      const durable = this.gate.write(() => this.store.clear(this.states.state.snapshot()));
       const applied = this.queue.run(async () => {
         this.ignoresSetMessages = false;
         this.reset([]);
@@ -279,7 +274,7 @@ export class ContextEngine
    * manager's own count scales later budgets, announced with `context:calibrate`.
    */
   reportUsage(usage: ProviderUsage): Promise<void> {
-    return this.whenUsable(() => {
+    return this.gate.whenUsable(() => {
       const inputTokens = readInputTokens(usage);
       return this.queue.run(async () => {
         const calibration = this.views.planner.recordProviderCount(inputTokens);
@@ -309,11 +304,12 @@ export class ContextEngine
   }
 
   usage(): Promise<ContextUsage | undefined> {
-    return this.whenUsable(() => this.queue.run(() => this.views.planner.usage()));
+    return this.gate.whenUsable(() => this.queue.run(() => this.views.planner.usage()));
   }
 
   /** Lets queued operations finish, makes every write durable and releases the store. Safe to call twice. */
   close(): Promise<void> {
+    this.gate.markClosing();
     this.closing ??= (async () => {
       // The store's close bound starts now, so an operation frozen on its network cannot hold the barrier below past it.
       this.store.beginClose?.();
@@ -353,7 +349,7 @@ export class ContextEngine
       await this.store.open();
       await this.apply(await this.store.load());
     } catch (error) {
-      this.latch.trip(error);
+      this.gate.latch.trip(error);
       await this.store.close().catch(() => {});
       throw error;
     }
@@ -374,7 +370,7 @@ export class ContextEngine
   private issueSync(): Promise<StoreUpdate> | undefined {
     const { store } = this;
     if (store.sync === undefined) return undefined;
-    const update = this.isOpen ? store.sync() : this.opened.then(() => store.sync!());
+    const update = this.gate.afterOpen(() => store.sync!());
     update.catch(() => {});
     return update;
   }
@@ -404,7 +400,7 @@ export class ContextEngine
    * then `operation` runs; queued behind every earlier operation, and rejected at once when `signal` aborts.
    */
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
-    return this.whenUsable(() => {
+    return this.gate.whenUsable(() => {
       const update = this.issueSync();
       const applyUpdate = update === undefined ? undefined : this.syncs.add(update);
       const queued = this.queue.run(async () => {
@@ -416,39 +412,4 @@ export class ContextEngine
       return abortable(queued, signal);
     });
   }
-
-  /** Runs `operation` unless the manager is closed or broken; a synchronous throw becomes a rejection. */
-  private whenUsable<T>(operation: () => Promise<T>): Promise<T> {
-    const failure = this.latch.failure;
-    if (failure !== undefined) {
-      const cause = failure.error;
-      // A store that could not be opened keeps its own error (a lock held elsewhere, say).
-      return Promise.reject(this.isOpen ? new ContextClosedError(this.store.location, "write_failed", { cause }) : cause);
-    }
-    if (this.closing !== undefined) return Promise.reject(new ContextClosedError(this.store.location, "closed"));
-    try {
-      return operation();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  /**
-   * Hands a write to the store in call order (after the open, for calls made while it runs). A failed
-   * write leaves memory ahead of the store, so the manager stops: this write's caller, every pending
-   * one and every later operation get `ContextClosedError` with the cause.
-   */
-  private write(issue: () => Promise<void>): Promise<void> {
-    const written = this.isOpen ? issue() : this.opened.then(issue);
-    const guarded = written.catch((error: unknown) => {
-      // A lost compare-and-set wrote nothing and leaves the store usable: the caller may apply it again.
-      if (!this.isOpen || error instanceof ContextStateConflictError || error instanceof ContextHistoryConflictError) throw error;
-      throw new ContextClosedError(this.store.location, "write_failed", { cause: this.latch.trip(error) });
-    });
-    // A strategy may set state without awaiting it; the failure still reaches every later caller.
-    guarded.catch(() => {});
-    return guarded;
-  }
 }
-
-const settleBoth = (first: Promise<void>, second: Promise<void>): Promise<void> => Promise.all([first, second]).then(() => undefined);
