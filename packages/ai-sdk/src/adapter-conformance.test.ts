@@ -1,4 +1,4 @@
-import { checkModelPrompt, type ScriptedReply } from "@ctxkit/conformance";
+import { checkModelPrompt, replyTo, type ScriptedReply } from "@ctxkit/conformance";
 import { describeAdapter } from "@ctxkit/conformance/vitest";
 import type { ContextManager } from "@ctxkit/core";
 import { APICallError, generateText, wrapLanguageModel, type LanguageModelMiddleware } from "ai";
@@ -7,10 +7,11 @@ import { contextMiddleware } from "./context-middleware.js";
 import { fromModelMessages } from "./from-model-messages.js";
 import { toModelMessages, type ModelPrompt } from "./to-model-messages.js";
 
-/** A model that answers every call as the loop checks script it: a text with its usage, or a too-long rejection. */
-function scriptedModel(reply: ScriptedReply): MockLanguageModelV3 {
+/** A model that answers each call as the loop checks script it for its prompt: a text with its usage, or a too-long rejection. */
+function scriptedModel(scripted: ScriptedReply): MockLanguageModelV3 {
   return new MockLanguageModelV3({
-    doGenerate: async () => {
+    doGenerate: async (options) => {
+      const reply = replyTo(scripted, options.prompt);
       if (reply.kind === "too-long")
         throw new APICallError({
           message: "prompt is too long: 210000 tokens > 200000 maximum",
@@ -53,6 +54,7 @@ describeAdapter<ModelPrompt>("@ctxkit/ai-sdk", {
   // The middleware takes the new messages or the whole conversation, and a caller may switch at any call.
   loop: {
     inputs: ["new", "whole"],
+    repliesPerRequest: true,
     call: (manager, input, reply) =>
       generateText({
         model: wrapLanguageModel({ model: scriptedModel(reply), middleware: middlewareFor(manager) }),

@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { checkAnthropicRequest, type ScriptedReply } from "@ctxkit/conformance";
+import { checkAnthropicRequest, replyTo, type ScriptedReply } from "@ctxkit/conformance";
 import { describeAdapter } from "@ctxkit/conformance/vitest";
 import type { Message } from "@ctxkit/core";
 import { textOfContent } from "@ctxkit/core/kit";
@@ -16,10 +16,12 @@ const isSent = (message: Message) =>
     (Array.isArray(message.content) && message.content.some((part) => part.type !== "text" && part.type !== "refusal")));
 
 /** A Messages client that holds each request to the kit's rules and answers as the loop checks script it. */
-function scriptedClient(reply: ScriptedReply): Pick<Anthropic, "messages"> {
+function scriptedClient(scripted: ScriptedReply): Pick<Anthropic, "messages"> {
   const create = async (body: { system?: unknown; messages: unknown; model: string }) => {
-    const problems = checkAnthropicRequest({ ...(body.system === undefined ? {} : { system: body.system }), messages: body.messages });
+    const request = { ...(body.system === undefined ? {} : { system: body.system }), messages: body.messages };
+    const problems = checkAnthropicRequest(request);
     if (problems.length > 0) throw Object.assign(new Error(`400 ${problems[0]}`), { status: 400 });
+    const reply = replyTo(scripted, request);
     if (reply.kind === "too-long")
       throw Object.assign(new Error("400 prompt is too long: 210000 tokens > 200000 maximum"), { status: 400 });
     const { usage } = reply;
@@ -50,6 +52,7 @@ describeAdapter<AnthropicRequest>("@ctxkit/anthropic", {
   // contextMessages takes only what is new since the last call: the manager holds the rest.
   loop: {
     inputs: ["new"],
+    repliesPerRequest: true,
     call: (manager, input, reply) =>
       contextMessages(scriptedClient(reply), manager).create({
         model: "claude-sonnet-4-6",

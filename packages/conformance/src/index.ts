@@ -78,6 +78,9 @@ export {
   type AdapterLoop,
   type LoopInput,
   type ScriptedReply,
+  type ScriptedAnswer,
+  type CountedReply,
   type ScriptedUsage,
 } from "./adapter/adapter-subject.js";
+export { replyTo, estimateRequestTokens } from "./adapter/reply-to.js";
 export { canonicalHistory, type CanonicalHistory, type CanonicalItem } from "./adapter/canonical-history.js";

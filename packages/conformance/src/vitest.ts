@@ -163,7 +163,8 @@ export {
 /**
  * Registers the adapter suite: one test per check (round trip, tool pairs, provider rules, malformed input),
  * each starting with fixed cases and then generated histories, and, for an adapter that gives its `loop`,
- * one per loop check (malformed usage, a provider that rejects every request as too long, input switches).
+ * one per loop check (malformed usage, a provider that rejects every request as too long, input switches, a
+ * provider that counts 1.2–2.0× the manager's tokens).
  * An adapter's test is a few lines:
  * `describeAdapter("anthropic", { name, toProvider, fromProvider, validate })`.
  * Environment overrides: CTXKIT_CONFORMANCE_RUNS, _SEED, _PATH, _ONLY.
@@ -203,7 +204,7 @@ export function describeAdapter<Payload>(
         continue;
       }
       it(
-        `${check.description} (${check.name}, ${loopRuns} runs)`,
+        `${check.description} (${check.name}, ${Math.min(loopRuns, check.maxRuns ?? loopRuns)} runs)`,
         async () => {
           const result = await runAdapterLoopCheck(adapter as AdapterSubject, check, { ...settings, seed, runs: loopRuns });
           if (result.status !== "fail") return;

@@ -21,6 +21,7 @@ const LOOP_CASES = [
   { flaw: "stores a turn before checking the provider's usage", adapter: broken.storesBeforeCheckingUsage, check: "loop-usage" },
   { flaw: "keeps the turn of a call the provider rejected", adapter: broken.keepsTurnOnRejection, check: "loop-too-long" },
   { flaw: "duplicates the history when the caller switches input", adapter: broken.duplicatesOnInputSwitch, check: "loop-input-switch" },
+  { flaw: "never recovers from a context-length rejection", adapter: broken.neverRecoversOverflow, check: "loop-over-counting" },
 ] as const;
 
 describe("the adapter suite catches each broken adapter in every seed", () => {

@@ -31,13 +31,13 @@ describe("runAdapterLoopConformance", () => {
   it("should pass a healthy loop", async () => {
     const results = await runAdapterLoopConformance(broken.healthyAdapter);
     expect(results.filter((result) => result.status !== "pass").map((result) => `${result.name}: ${result.reason}`)).toEqual([]);
-    expect(results.map((result) => result.name)).toEqual(["loop-usage", "loop-too-long", "loop-input-switch"]);
+    expect(results.map((result) => result.name)).toEqual(["loop-usage", "loop-too-long", "loop-input-switch", "loop-over-counting"]);
   });
 
   it("should skip every loop check, saying why, for an adapter with no loop", async () => {
     const { loop: _none, ...withoutLoop } = broken.healthyAdapter;
     const results = await runAdapterLoopConformance(withoutLoop);
-    expect(results.map((result) => result.status)).toEqual(["skip", "skip", "skip"]);
+    expect(results.map((result) => result.status)).toEqual(["skip", "skip", "skip", "skip"]);
     expect(results[0]!.reason).toMatch(/gives no loop wrapper/);
   });
 
@@ -49,11 +49,28 @@ describe("runAdapterLoopConformance", () => {
     });
   });
 
+  it("should skip the over-counting check, saying why, for a loop whose provider does not answer per request", async () => {
+    const results = await runAdapterLoopConformance({
+      ...broken.healthyAdapter,
+      loop: { ...broken.healthyLoop, repliesPerRequest: false },
+    });
+    expect(results.find((result) => result.name === "loop-over-counting")).toMatchObject({
+      status: "skip",
+      reason: expect.stringMatching(/replyTo\(reply, request\)/),
+    });
+  });
+
   // No seed, default runs: each flaw must be caught on every run, whatever the generated scripts.
   it.each([
     ["stores before checking usage", "loop-usage", broken.storesBeforeCheckingUsage, /rejected though the provider answered/],
     ["keeps a rejected call's turn", "loop-too-long", broken.keepsTurnOnRejection, /rejected, but the history stored does not agree/],
     ["duplicates the history on an input switch", "loop-input-switch", broken.duplicatesOnInputSwitch, /history stored does not agree/],
+    [
+      "never recovers from an overflow",
+      "loop-over-counting",
+      broken.neverRecoversOverflow,
+      /rejected though the provider's window holds the minimal view/,
+    ],
   ] as const)("should catch a loop that %s, in its %s check", async (_flaw, check, adapter, reason) => {
     const result = (await runAdapterLoopConformance(adapter)).find((candidate) => candidate.name === check)!;
     expect(result.status).toBe("fail");

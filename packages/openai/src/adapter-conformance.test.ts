@@ -1,4 +1,4 @@
-import { checkChatCompletionRequest, type ScriptedReply } from "@ctxkit/conformance";
+import { checkChatCompletionRequest, replyTo, type ScriptedReply } from "@ctxkit/conformance";
 import { describeAdapter } from "@ctxkit/conformance/vitest";
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
@@ -13,10 +13,11 @@ import { toResponseInputItems } from "./responses/to-response-input-items.js";
 const tooLong = (message: string) => Object.assign(new Error(`400 ${message}`), { status: 400, code: "context_length_exceeded" });
 
 /** A Chat Completions client that holds each request to the kit's rules and answers as the loop checks script it. */
-function scriptedChatClient(reply: ScriptedReply): Pick<OpenAI, "chat"> {
+function scriptedChatClient(scripted: ScriptedReply): Pick<OpenAI, "chat"> {
   const create = async (body: { messages: unknown; model: string }) => {
     const problems = checkChatCompletionRequest(body.messages);
     if (problems.length > 0) throw Object.assign(new Error(`400 ${problems[0]}`), { status: 400 });
+    const reply = replyTo(scripted, body.messages);
     if (reply.kind === "too-long") throw tooLong("This model's maximum context length is 128000 tokens.");
     const { usage } = reply;
     return {
@@ -32,9 +33,10 @@ function scriptedChatClient(reply: ScriptedReply): Pick<OpenAI, "chat"> {
 }
 
 /** A Responses client that answers as the loop checks script it. */
-function scriptedResponsesClient(reply: ScriptedReply): Pick<OpenAI, "responses"> {
+function scriptedResponsesClient(scripted: ScriptedReply): Pick<OpenAI, "responses"> {
   const create = async (body: { input: unknown; model: string }) => {
     if (!Array.isArray(body.input) || body.input.length === 0) throw Object.assign(new Error("400 input: expected items"), { status: 400 });
+    const reply = replyTo(scripted, body.input);
     if (reply.kind === "too-long") throw tooLong("Your input exceeds the context window of this model.");
     const { usage } = reply;
     return {
@@ -65,6 +67,7 @@ describeAdapter<ChatCompletionMessageParam[]>("@ctxkit/openai Chat Completions",
   // The loop takes only what is new since the last call: the manager holds the rest.
   loop: {
     inputs: ["new"],
+    repliesPerRequest: true,
     call: (manager, input, reply) =>
       contextChatCompletions(scriptedChatClient(reply), manager).create({
         model: "gpt-4.1-mini",
@@ -79,6 +82,7 @@ describeAdapter<ResponseInputItem[]>("@ctxkit/openai Responses", {
   fromProvider: fromResponseInputItems,
   loop: {
     inputs: ["new"],
+    repliesPerRequest: true,
     call: (manager, input, reply) =>
       contextResponses(scriptedResponsesClient(reply), manager).create({ model: "gpt-4.1-mini", input: toResponseInputItems([...input]) }),
   },

@@ -1,8 +1,9 @@
 // One loopback server that answers the Messages, Chat Completions and Responses APIs as a script says: an
-// answer with the usage the test chooses (malformed ones included), or a rejection of every request as too long.
+// answer with the usage the test chooses (malformed ones included), a rejection of every request as too long, or
+// either for each request as the kit counts it (`replyTo`).
 // Each request is first held to the kit's strict rules for its API, so a loop that sends a bad request fails. A request
 // with `stream: true` gets the answer as its API streams it, as the imitations stream theirs.
-import { checkAnthropicRequest, checkChatCompletionRequest, type ScriptedReply } from "@ctxkit/conformance";
+import { checkAnthropicRequest, checkChatCompletionRequest, replyTo, type ScriptedReply } from "@ctxkit/conformance";
 import { anthropicError, streamedMessage } from "./anthropic-imitation.js";
 import { streamedCompletion } from "./chat-completions-imitation.js";
 import { startLoopbackServer, type LoopbackServer, type Reply } from "./loopback-server.js";
@@ -21,9 +22,11 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-function anthropicReply(body: Record<string, unknown>, answer: ScriptedAnswer): Reply {
-  const problems = checkAnthropicRequest({ system: body["system"], messages: body["messages"] });
+function anthropicReply(body: Record<string, unknown>, scripted: ScriptedAnswer): Reply {
+  const request = { system: body["system"], messages: body["messages"] };
+  const problems = checkAnthropicRequest(request);
   if (problems.length > 0) return anthropicError(400, "invalid_request_error", problems[0]!);
+  const answer = replyTo(scripted, request);
   if (answer.kind === "too-long") return anthropicError(400, "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum");
   const usage = answer.usage;
   return {
@@ -51,9 +54,10 @@ const TOO_LONG_OPENAI = openAIError(
   "context_length_exceeded",
 );
 
-function chatCompletionReply(body: Record<string, unknown>, answer: ScriptedAnswer): Reply {
+function chatCompletionReply(body: Record<string, unknown>, scripted: ScriptedAnswer): Reply {
   const problems = checkChatCompletionRequest(body["messages"]);
   if (problems.length > 0) return openAIError(400, problems[0]!);
+  const answer = replyTo(scripted, body["messages"]);
   if (answer.kind === "too-long") return TOO_LONG_OPENAI;
   const usage = answer.usage;
   return {
@@ -69,8 +73,9 @@ function chatCompletionReply(body: Record<string, unknown>, answer: ScriptedAnsw
   };
 }
 
-function responseReply(body: Record<string, unknown>, answer: ScriptedAnswer): Reply {
+function responseReply(body: Record<string, unknown>, scripted: ScriptedAnswer): Reply {
   if (!Array.isArray(body["input"]) || body["input"].length === 0) return openAIError(400, "input: expected a non-empty array", "input");
+  const answer = replyTo(scripted, body["input"]);
   if (answer.kind === "too-long")
     return openAIError(400, "Your input exceeds the context window of this model.", "input", "context_length_exceeded");
   const usage = answer.usage;

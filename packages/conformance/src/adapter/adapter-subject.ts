@@ -40,10 +40,25 @@ export interface ScriptedUsage {
   readonly output?: unknown;
 }
 
-/** How the provider answers every request of one loop call: with `text` and `usage`, or by rejecting it as too long. */
-export type ScriptedReply =
+/** How the provider answers one request: with `text` and `usage`, or by rejecting it as too long. */
+export type ScriptedAnswer =
   | { readonly kind: "answer"; readonly text: string; readonly usage: ScriptedUsage | null }
   | { readonly kind: "too-long" };
+
+/**
+ * A provider that counts `ratio` tokens for each of the manager's and holds a `window` of its own tokens: a
+ * request over it is rejected as too long, any other answered with `text` and the usage it counted. Which of
+ * the two a request gets depends on the request, so a subject resolves it per request with `replyTo`.
+ */
+export interface CountedReply {
+  readonly kind: "counted";
+  readonly text: string;
+  readonly ratio: number;
+  readonly window: number;
+}
+
+/** How the provider answers every request of one loop call: the same way each time, or counted per request. */
+export type ScriptedReply = ScriptedAnswer | CountedReply;
 
 /** What a caller gives a loop call: only the messages new since the last call, or the whole conversation. */
 export type LoopInput = "new" | "whole";
@@ -65,9 +80,15 @@ export interface AdapterLoop {
    */
   readonly sdkRefusesMalformedUsage?: boolean;
   /**
+   * Whether the scripted provider passes each request it receives (its messages, in the SDK's shape) to
+   * `replyTo(reply, request)` and answers as that says, so a reply may depend on the request. Required by the
+   * over-counting check, skipped without it. Default false.
+   */
+  readonly repliesPerRequest?: boolean;
+  /**
    * One call of the loop over `manager` (the same manager for one conversation, a new one for the next),
    * sending `input` (ctxkit messages, converted to the SDK's shape), with every request answered as `reply`
-   * says. Resolves or rejects as the loop does.
+   * says (as `replyTo(reply, request)` says, for a loop that `repliesPerRequest`). Resolves or rejects as the loop does.
    */
   call(manager: ContextManager, input: readonly Message[], reply: ScriptedReply): Promise<unknown>;
 }

@@ -4,7 +4,7 @@ import { createContextManager, MemoryMessageStore, type ContextManager, type Mes
 import fc from "fast-check";
 import { isDeepEqual } from "../checks/deep-equal.js";
 import { describeError, expectThat, preview } from "../checks/violation.js";
-import type { AdapterLoop, LoopInput, ScriptedReply, ScriptedUsage } from "./adapter-subject.js";
+import type { AdapterLoop, CountedReply, LoopInput, ScriptedReply, ScriptedUsage } from "./adapter-subject.js";
 import { canonicalHistory } from "./canonical-history.js";
 
 /** One call of a scripted conversation: the user's text, how it is given, and how the provider answers. */
@@ -24,6 +24,8 @@ export interface LoopCheck {
   readonly arbitrary: (loop: AdapterLoop) => fc.Arbitrary<LoopScript>;
   /** Fixed scripts run first, so each flaw shows on the first run. */
   readonly examples: (loop: AdapterLoop) => readonly LoopScript[];
+  /** At most this many generated scripts, whatever the runs asked for: for a check whose scripts are long. */
+  readonly maxRuns?: number;
 }
 
 const VALID_USAGE: ScriptedUsage = { input: 120, output: 8 };
@@ -64,6 +66,25 @@ const malformedExamples = (loop: AdapterLoop): LoopScript[] => {
   ];
   return [usages.map((usage, index) => ({ text: `Question ${index + 1}?`, input, reply: answer(`Answer ${index + 1}.`, usage) }))];
 };
+
+/**
+ * The over-counting provider's window, in its own tokens, far below the manager's budget (16,384): the minimal
+ * view (the latest user message, at most ~200 tokens) fits it even at 2.0×, while the whole session (~30 calls of
+ * 300–700 characters, at least ~2,000 tokens) passes it even at 1.2×, so the views the manager builds unprompted
+ * are rejected and only the smaller ones it gives after a rejection fit.
+ */
+const COUNTED_WINDOW = 1_536;
+const SESSION_CALLS = 30;
+const RESULT = "The build step rewrote the route table, cleared the cache of stale entries, and left the lock file as it was; ";
+
+/** A user message the size of a tool result: `length` characters of the step's output. */
+const resultText = (index: number, length: number) =>
+  `Step ${index + 1} output: ${RESULT.repeat(Math.ceil(length / RESULT.length))}`.slice(0, length);
+
+function countedSession(loop: AdapterLoop, ratio: number, lengths: readonly number[]): LoopScript {
+  const reply: CountedReply = { kind: "counted", text: "Noted.", ratio, window: COUNTED_WINDOW };
+  return lengths.map((length, index) => ({ text: resultText(index, length), input: loop.inputs[0]!, reply }));
+}
 
 export const LOOP_CHECKS: readonly LoopCheck[] = [
   {
@@ -123,6 +144,31 @@ export const LOOP_CHECKS: readonly LoopCheck[] = [
       })),
     ],
   },
+  {
+    name: "loop-over-counting",
+    description:
+      "With a provider that counts 1.2–2.0× the manager's tokens in a window that holds the minimal view but not the whole session, and rejects a longer request as too long, no call of a ~30-call session dies: each resolves and stores exactly its turn.",
+    skipReason: (loop) =>
+      loop.repliesPerRequest === true
+        ? undefined
+        : "the loop's scripted provider does not answer per request: set `repliesPerRequest` and answer each request as `replyTo(reply, request)` says",
+    arbitrary: (loop) =>
+      fc
+        .record({
+          ratio: fc.integer({ min: 12, max: 20 }).map((tenths) => tenths / 10),
+          lengths: fc.array(fc.integer({ min: 300, max: 700 }), { minLength: SESSION_CALLS - 4, maxLength: SESSION_CALLS + 4 }),
+        })
+        .map(({ ratio, lengths }) => countedSession(loop, ratio, lengths)),
+    examples: (loop) => [
+      countedSession(
+        loop,
+        2,
+        Array.from({ length: SESSION_CALLS }, (_, index) => 300 + ((index * 97) % 400)),
+      ),
+    ],
+    // Each script is a long session; a few of them, at factors across the range, are enough.
+    maxRuns: 3,
+  },
 ];
 
 const isCount = (value: unknown) => typeof value === "number" && Number.isFinite(value) && value >= 0;
@@ -134,8 +180,15 @@ function isSoundUsage(usage: ScriptedUsage | null): boolean {
   return parts.every(isCount) && Number.isFinite((usage.input as number) + ((usage.cacheRead ?? 0) as number));
 }
 
+function describeReply(reply: ScriptedReply): string {
+  if (reply.kind === "too-long") return "rejected as too long";
+  if (reply.kind === "counted")
+    return `counted at ${reply.ratio}× the manager's tokens in a window of ${reply.window}, rejected as too long past it`;
+  return `answered with usage ${preview(reply.usage, 120)}`;
+}
+
 function describeCall(call: LoopCall, index: number): string {
-  const reply = call.reply.kind === "too-long" ? "rejected as too long" : `answered with usage ${preview(call.reply.usage, 120)}`;
+  const reply = describeReply(call.reply);
   return `call ${index + 1} (${call.input} input, ${reply})`;
 }
 
@@ -168,10 +221,12 @@ export async function runLoopScript(loop: AdapterLoop, script: LoopScript): Prom
       }
       const stored = await manager.getMessages();
       const where = describeCall(call, index);
-      if (call.reply.kind === "answer") {
+      if (call.reply.kind !== "too-long") {
         // An SDK that refuses the response itself fails the call before the loop sees it: then nothing may be stored.
-        const mayReject = loop.sdkRefusesMalformedUsage === true && !isSoundUsage(call.reply.usage);
-        expectThat(resolved || mayReject, () => `${where} rejected though the provider answered: ${describeError(failure)}`);
+        // A counted reply's usage is sound, and its window holds the minimal view: such a call never may reject.
+        const mayReject = call.reply.kind === "answer" && loop.sdkRefusesMalformedUsage === true && !isSoundUsage(call.reply.usage);
+        const though = call.reply.kind === "counted" ? "the provider's window holds the minimal view" : "the provider answered";
+        expectThat(resolved || mayReject, () => `${where} rejected though ${though}: ${describeError(failure)}`);
         if (resolved) conversation.push(user, { role: "assistant", content: call.reply.text });
       } else expectThat(!resolved, () => `${where} resolved though the provider rejected every request`);
       const expected = canonicalHistory(conversation);

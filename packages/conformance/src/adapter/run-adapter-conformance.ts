@@ -84,7 +84,7 @@ export async function runAdapterLoopCheck(
       await runLoopScript(loop, script);
     }),
     {
-      numRuns: options.runs ?? DEFAULT_LOOP_RUNS,
+      numRuns: Math.min(options.runs ?? DEFAULT_LOOP_RUNS, check.maxRuns ?? Number.POSITIVE_INFINITY),
       seed,
       examples: check.examples(loop).map((example) => [example] as [LoopScript]),
       ...(options.path === undefined ? {} : { path: options.path }),
@@ -111,7 +111,7 @@ export async function runAdapterLoopCheck(
 
 /**
  * The loop checks against `adapter.loop`: a provider's malformed usage, a provider that rejects every request
- * as too long, and a caller who switches input modes, each with the rule that what a call stored agrees with
+ * as too long, a caller who switches input modes, and a provider that counts 1.2–2.0× the manager's tokens, each with the rule that what a call stored agrees with
  * what it returned. Skipped, with the reason, for an adapter with no loop. One result per check.
  */
 export async function runAdapterLoopConformance(adapter: AdapterSubject, options: AdapterConformanceOptions = {}): Promise<CheckResult[]> {

@@ -13,6 +13,7 @@ import {
 } from "@ctxkit/core/kit";
 import { checkChatCompletionRequest } from "../../src/adapter/rules/check-chat-completion-request.js";
 import type { AdapterLoop, AdapterSubject, ScriptedReply } from "../../src/adapter/adapter-subject.js";
+import { replyTo } from "../../src/adapter/reply-to.js";
 
 function mapIds(messages: readonly Message[], map: (id: string) => string): Message[] {
   return messages.map((message) => {
@@ -50,19 +51,21 @@ class PromptTooLongError extends Error {
 
 const USAGE_FIELDS: ProviderUsageFields = { input: ["input", "cacheRead"], output: "output" };
 
-/** The scripted provider: every request of the call answered the same way. */
-async function answerOf(reply: ScriptedReply): Promise<{ message: Message; usage: unknown }> {
+/** The scripted provider: each request of the call answered as the script says for the view it was sent. */
+async function answerOf(scripted: ScriptedReply, view: readonly Message[]): Promise<{ message: Message; usage: unknown }> {
+  const reply = replyTo(scripted, view);
   if (reply.kind === "too-long") throw new PromptTooLongError("prompt is too long: 210000 tokens > 200000 maximum");
   return { message: { role: "assistant", content: reply.text }, usage: reply.usage };
 }
 
-function sendScripted(manager: ContextManager, reply: ScriptedReply) {
+function sendScripted(manager: ContextManager, reply: ScriptedReply, recoverOverflow = true) {
   return sendWithRecovery({
     manager,
     provider: "scripted",
     request: {},
     isOverflow: (error) => error instanceof PromptTooLongError,
-    send: () => answerOf(reply),
+    send: (view) => answerOf(reply, view),
+    recoverOverflow,
   });
 }
 
@@ -82,6 +85,7 @@ async function newMessagesOf(manager: ContextManager, input: readonly Message[])
 
 export const healthyLoop: AdapterLoop = {
   inputs: ["new", "whole"],
+  repliesPerRequest: true,
   async call(manager, input, reply) {
     const added = await newMessagesOf(manager, input);
     return runTurn(manager, async (turn) => {
@@ -211,6 +215,22 @@ export const duplicatesOnInputSwitch = flawed("duplicates the history on an inpu
         await turn.add([answer.message]);
         await reportProviderUsage(manager, parseProviderUsage(answer.usage, USAGE_FIELDS));
         seenByManager.set(manager, [...tracked, ...added.map(keyOf), keyOf(answer.message)]);
+      });
+    },
+  },
+});
+
+/** Passes the provider's first context-length rejection on instead of asking the manager for a smaller view. */
+export const neverRecoversOverflow = flawed("never recovers from an overflow", {
+  loop: {
+    ...healthyLoop,
+    async call(manager, input, reply) {
+      const added = await newMessagesOf(manager, input);
+      return runTurn(manager, async (turn) => {
+        await turn.add(added);
+        const answer = await sendScripted(manager, reply, false);
+        await turn.add([answer.message]);
+        await reportProviderUsage(manager, parseProviderUsage(answer.usage, USAGE_FIELDS));
       });
     },
   },
