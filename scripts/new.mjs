@@ -111,7 +111,7 @@ function manifest(root, kind, names) {
       "./package.json": "./package.json",
     },
     files: ["dist", "README.md"],
-    scripts: { build: "tsup", typecheck: "tsc --noEmit -p tsconfig.json", lint: "tsc --noEmit -p tsconfig.json && publint" },
+    scripts: { build: "tsup", typecheck: "tsc --noEmit -p tsconfig.json", lint: "publint" },
     dependencies: { "@ctxkit/core": "workspace:^", ...(KINDS[kind].zod ? { zod: core.dependencies.zod } : {}) },
     devDependencies: KINDS[kind].plain ? {} : { "@ctxkit/conformance": "workspace:^" },
   });
