@@ -1,16 +1,13 @@
 // `--html FILE`: one self-contained page (styles, chart and data inlined, nothing fetched) to attach to a bug report.
-import { basename } from "node:path";
 import { type ChartPoint, renderCostChart } from "../../replay/cost-chart.js";
 import type { ReplayFigures } from "./replay-results.js";
-import { type ReplayReport, replayReportJson } from "./replay-report.js";
+import { REPLAY_COLUMNS, type ReplayReport, replayCells, replayReportJson } from "./replay-report.js";
 
 const escapeHtml = (text: string): string =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** JSON inside a script element: "</script>" and "<!--" in a session's text must not end it. */
 const scriptJson = (json: string): string => json.replaceAll("<", "\\u003c");
-
-const share = (value: number): string => `${(value * 100).toFixed(1)}%`;
 
 /** Each configuration at each budget: its totals over the sessions, or its one row when there is one session. */
 function chartPoints(report: ReplayReport): ChartPoint[] {
@@ -25,36 +22,9 @@ function chartPoints(report: ReplayReport): ChartPoint[] {
   return [{ label: "full history", cost: 1, retention: 1, series: "full history", isHighlighted: true }, ...points];
 }
 
-const COLUMNS = [
-  "configuration",
-  "budget",
-  "session",
-  "calls",
-  "cost",
-  "cache read",
-  "retention",
-  "refusals",
-  "pair faults",
-  "over budget",
-  "mean view",
-  "compactions",
-];
-
 function row(entry: ReplayFigures): string {
-  const cells = [
-    entry.budget.toLocaleString("en"),
-    entry.file === undefined ? "all sessions" : basename(entry.file),
-    entry.requests.toLocaleString("en"),
-    `${entry.cost.toFixed(2)}x`,
-    share(entry.cacheReadShare),
-    share(entry.retention),
-    String(entry.refusals),
-    String(entry.pairFaults),
-    String(entry.overBudget),
-    Math.round(entry.meanViewTokens).toLocaleString("en"),
-    String(entry.compactions),
-  ];
-  return `<tr><th scope="row">${escapeHtml(entry.configuration)}</th>${cells.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`;
+  const [configuration = "", ...cells] = replayCells(entry);
+  return `<tr><th scope="row">${escapeHtml(configuration)}</th>${cells.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`;
 }
 
 export function renderReplayPage(report: ReplayReport): string {
@@ -99,7 +69,7 @@ ${chart}
 <h2>Figures</h2>
 <table>
 <caption>Per configuration, budget and session; cost under ${escapeHtml(price.name)} prices.</caption>
-<thead><tr>${COLUMNS.map((column) => `<th scope="col">${column}</th>`).join("")}</tr></thead>
+<thead><tr>${REPLAY_COLUMNS.map((column) => `<th scope="col">${column}</th>`).join("")}</tr></thead>
 <tbody>
 ${rows.map(row).join("\n")}
 </tbody>

@@ -31,7 +31,8 @@ export interface ReplayReport {
   readonly failures: readonly ReplayReportFailure[];
 }
 
-const COLUMNS = [
+/** The table's columns, shared by the terminal table and the page. */
+export const REPLAY_COLUMNS = [
   "configuration",
   "budget",
   "session",
@@ -50,7 +51,8 @@ const NUMERIC = new Set([1, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
 const share = (value: number): string => `${(value * 100).toFixed(1)}%`;
 const whole = (value: number): string => Math.round(value).toLocaleString("en");
 
-function cells(figures: ReplayFigures): string[] {
+/** One row's cells, in `REPLAY_COLUMNS` order, as the terminal table and the page show them. */
+export function replayCells(figures: ReplayFigures): string[] {
   return [
     figures.configuration,
     whole(figures.budget),
@@ -74,7 +76,7 @@ export function formatReplayReport(report: ReplayReport, header: (text: string) 
     report.budgets.flatMap((budget) => {
       const own = report.rows.filter((row) => row.configuration === configuration.label && row.budget === budget);
       const total = report.totals.filter((row) => row.configuration === configuration.label && row.budget === budget);
-      return [...own, ...(report.sessions.length > 1 ? total : [])].map(cells);
+      return [...own, ...(report.sessions.length > 1 ? total : [])].map(replayCells);
     }),
   );
   const sessions = report.sessions.map((session) => {
@@ -83,7 +85,7 @@ export function formatReplayReport(report: ReplayReport, header: (text: string) 
   });
   const price = report.price;
   return [
-    formatTable({ columns: COLUMNS, numeric: NUMERIC, rows }, header),
+    formatTable({ columns: REPLAY_COLUMNS, numeric: NUMERIC, rows }, header),
     "",
     "Sessions:",
     ...sessions,
