@@ -1,0 +1,3 @@
+import { definePackageConfig } from "../../tsup.config.base.js";
+
+export default definePackageConfig();
