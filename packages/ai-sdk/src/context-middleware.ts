@@ -1,10 +1,9 @@
 // A language-model middleware that sends every call the manager's view and gives the manager every message.
 import { canRecoverOverflow, reportProviderUsage, type ContextManager, type RequestOptions } from "@ctxkit/core";
-import { parseProviderUsage, TurnInFlight, type ProviderUsageFields } from "@ctxkit/core/kit";
+import { HistorySync, parseProviderUsage, TurnInFlight, type ProviderUsageFields } from "@ctxkit/core/kit";
 import type { LanguageModelMiddleware, ModelMessage } from "ai";
 import { toRequestOptions, type ContextOptions } from "./context-options.js";
 import { fromModelMessages } from "./from-model-messages.js";
-import { HistorySync } from "./history-sync.js";
 import { isContextOverflow } from "./is-context-overflow.js";
 import type { LanguageModelCallOptions, LanguageModelPrompt, ModelUsage, ResponseContent, StreamPart } from "./language-model-types.js";
 import { toResponseMessage } from "./response-message.js";

@@ -1,10 +1,9 @@
 // `prepareStep` and `onStepFinish` for generateText/streamText: the same job as the middleware, at the message level.
 import { reportProviderUsage, type ContextManager } from "@ctxkit/core";
-import { parseProviderUsage, type ProviderUsageFields } from "@ctxkit/core/kit";
+import { HistorySync, parseProviderUsage, type ProviderUsageFields } from "@ctxkit/core/kit";
 import type { ModelMessage, SystemModelMessage } from "ai";
 import { requestView, type ContextOptions } from "./context-options.js";
 import { fromModelMessages } from "./from-model-messages.js";
-import { HistorySync } from "./history-sync.js";
 import { toModelMessages } from "./to-model-messages.js";
 import { withoutEditedItemIdsIn } from "./without-edited-item-ids.js";
 

@@ -111,6 +111,7 @@ export {
 } from "./provider-loop/parse-provider-usage.js";
 export type { ReportProviderUsageOptions } from "./provider-loop/report-provider-usage.js";
 export { runTurn, TurnInFlight } from "./provider-loop/turn-in-flight.js";
+export { HistorySync } from "./provider-loop/history-sync.js";
 export { storedStream, type ContextStream, type StreamAssembly, type StoredStreamOptions } from "./provider-loop/stored-stream.js";
 // --- End of the adapter kit. ---
 

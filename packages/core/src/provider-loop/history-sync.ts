@@ -1,6 +1,8 @@
-// Which messages of a prompt the manager has not been given yet, so no message is added twice across steps and turns.
-import type { ContextManager, Message } from "@ctxkit/core";
-import { textOfPart } from "@ctxkit/core/kit";
+// Which messages of a prompt the manager has not been given yet, so no message is added twice across steps and turns:
+// for a loop wrapper whose SDK sends the whole conversation on each call (the AI SDK's middleware, a LangChain agent's).
+import { textOfPart } from "../adapters/content-text.js";
+import type { Message } from "../messages/message.js";
+import type { ContextManager } from "../protocol.js";
 
 /**
  * A message's identity for this purpose: its role, text, calls and the call it answers. `providerOptions`,
