@@ -104,6 +104,18 @@ export {
 export { encodeToolCallId, decodeToolCallId, isSafeToolCallId } from "./adapters/tool-call-id.js";
 export { stripReasoning, isReasoningPart, REASONING_PART_TYPES, type StripReasoningOptions } from "./adapters/strip-reasoning.js";
 export {
+  applyProvenancePolicy,
+  canVerify,
+  isProviderNativePart,
+  isSameModel,
+  provenanceOf,
+  providerFamily,
+  withProvenance,
+  type ProvenancePolicyOptions,
+  type ProvenanceTarget,
+} from "./adapters/provenance.js";
+export type { Provenance } from "./messages/message.js";
+export {
   parseProviderUsage,
   type ProviderUsageFields,
   type ParsedProviderUsage,

@@ -47,6 +47,13 @@ export const toolCallSchema = z.looseObject({
 export const messageMetadataSchema = z.looseObject({
   pinned: z.boolean().optional(),
   ctxkit: z.looseObject({ source: z.string() }).optional(),
+  provenance: z
+    .looseObject({
+      provider: z.string().min(1, "a provenance names its provider"),
+      model: z.string().min(1, "a provenance names its model"),
+      account: z.string().optional(),
+    })
+    .optional(),
 });
 
 const common = {

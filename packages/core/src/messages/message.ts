@@ -55,10 +55,26 @@ export interface CtxkitMetadata {
   [key: string]: unknown;
 }
 
+/**
+ * Which provider and model produced an assistant message, and so its provider-native items (thinking blocks and
+ * their signatures, reasoning items and their encrypted content, compaction blocks): only that model can verify them.
+ * The loop wrappers record it from the response; each `to…` conversion reads it against its target model.
+ */
+export interface Provenance {
+  /** The provider family: `"anthropic"`, `"openai"`, or an AI SDK provider id (`"openai.responses"`, whose family is `openai`). */
+  provider: string;
+  /** The model the response named (`response.model`), e.g. `"claude-sonnet-4-6"`. */
+  model: string;
+  /** The account whose key issued encrypted content (OpenAI binds it to one): a fingerprint, never the key itself. */
+  account?: string;
+}
+
 export interface MessageMetadata {
   /** A pinned message is never dropped from a view. */
   pinned?: boolean;
   ctxkit?: CtxkitMetadata;
+  /** The provider and model that produced this (assistant) message's provider-native items. */
+  provenance?: Provenance;
   [key: string]: unknown;
 }
 
