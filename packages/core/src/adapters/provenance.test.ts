@@ -78,9 +78,11 @@ describe("canVerify", () => {
 });
 
 describe("withProvenance", () => {
-  it("should record the provenance on assistant messages only, as a field the message schema takes", () => {
-    const recorded = withProvenance(history, { provider: "anthropic", model: "claude-sonnet-4-6" });
-    expect(recorded.map(provenanceOf)).toEqual([undefined, { provider: "anthropic", model: "claude-sonnet-4-6" }, undefined]);
+  it("should record the provenance on assistant messages that hold a provider-native part, as a field the message schema takes", () => {
+    const plain: Message = { role: "assistant", content: "Done." };
+    const recorded = withProvenance([...history, plain], { provider: "anthropic", model: "claude-sonnet-4-6" });
+    expect(recorded.map(provenanceOf)).toEqual([undefined, { provider: "anthropic", model: "claude-sonnet-4-6" }, undefined, undefined]);
+    expect(recorded[3]).toBe(plain);
     expect(parseMessage(recorded[1]!).metadata?.provenance).toEqual({ provider: "anthropic", model: "claude-sonnet-4-6" });
     expect(() => parseMessage({ ...byOpus, metadata: { provenance: { provider: "anthropic" } } } as never)).toThrow(/provenance\.model/);
   });

@@ -38,10 +38,15 @@ export function provenanceOf(message: Message): Provenance | undefined {
     : undefined;
 }
 
-/** The messages with `provenance` recorded on each assistant message; other messages are returned as they are. */
+/**
+ * The messages with `provenance` recorded on each assistant message that holds a provider-native part, the only
+ * parts it decides about; other messages are returned as they are.
+ */
 export function withProvenance(messages: readonly Message[], provenance: Provenance): Message[] {
   return messages.map((message) =>
-    message.role === "assistant" ? { ...message, metadata: { ...message.metadata, provenance: { ...provenance } } } : message,
+    message.role === "assistant" && Array.isArray(message.content) && message.content.some(isProviderNativePart)
+      ? { ...message, metadata: { ...message.metadata, provenance: { ...provenance } } }
+      : message,
   );
 }
 
