@@ -1,12 +1,25 @@
 // Anthropic Messages (request params, or a response `Message`) as ctxkit messages.
 import type { ContentPart, Message, ToolCall, ToolMessage } from "@ctxkit/core";
-import { acceptMessage, argumentsFromToolInput, decodeToolCallId, readAdapterInput, type InputRecord } from "@ctxkit/core/kit";
+import {
+  acceptMessage,
+  argumentsFromToolInput,
+  decodeToolCallId,
+  readAdapterInput,
+  withProvenance,
+  type InputRecord,
+  type Provenance,
+} from "@ctxkit/core/kit";
 import type { Message as AnthropicResponse, MessageParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { keepBlock } from "./anthropic-blocks.js";
 
 export interface FromAnthropicOptions {
   /** The request's `system`, put first as a system message. */
   system?: string | TextBlockParam[];
+  /**
+   * Who produced the assistant messages (`anthropicProvenance(response.model)` for a response), recorded as their
+   * `metadata.provenance` so a later request to another model leaves their thinking out.
+   */
+  provenance?: Provenance;
 }
 
 const FIX = "Pass the messages as the Anthropic SDK types them (MessageParam, or a response Message); nothing was converted.";
@@ -33,7 +46,8 @@ export function fromAnthropicMessages(
     const content = entry.stringOrRecords("content");
     const converted: Message[] =
       typeof content === "string" ? [{ role, content }] : role === "assistant" ? [fromAssistantBlocks(content)] : fromUserBlocks(content);
-    result.push(...converted.map((message) => acceptMessage(input, message, index)));
+    const recorded = options.provenance === undefined ? converted : withProvenance(converted, options.provenance);
+    result.push(...recorded.map((message) => acceptMessage(input, message, index)));
   });
   return result;
 }

@@ -7,6 +7,7 @@ export {
   type ToAnthropicOptions,
 } from "./to-anthropic-messages.js";
 export { fromAnthropicMessages, type FromAnthropicOptions } from "./from-anthropic-messages.js";
+export { anthropicProvenance, EARLIER_SUMMARY_LABEL } from "./anthropic-provenance.js";
 export { MAX_CACHE_BREAKPOINTS, type CacheOptions } from "./cache-breakpoints.js";
 export {
   contextMessages,

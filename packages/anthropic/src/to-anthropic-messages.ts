@@ -10,6 +10,7 @@ import type {
 import { isKeptBlock, toImageBlock } from "./anthropic-blocks.js";
 import { encodeToolCallId, stripReasoning, toolInputFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
 import { placeCacheBreakpoints, type CacheOptions } from "./cache-breakpoints.js";
+import { forAnthropicModel } from "./anthropic-provenance.js";
 
 export type AnthropicMessageParam = UserMessageParam | AssistantMessageParam;
 
@@ -25,6 +26,12 @@ export interface ToAnthropicOptions extends CacheOptions {
    * before an assistant turn were compacted away: a user message with this text is put first then.
    */
   openingUserText?: string;
+  /**
+   * The model the request goes to. Thinking blocks, reasoning items and compaction items whose recorded provenance
+   * (`metadata.provenance`) names another model are left out, a compaction block's readable summary sent as text
+   * instead; items with no provenance go as they are. Without it, every item goes as stored.
+   */
+  targetModel?: string;
 }
 
 export const DEFAULT_OPENING_USER_TEXT = "(earlier messages left out)";
@@ -45,24 +52,27 @@ export function toAnthropicMessages(view: readonly Message[], options: ToAnthrop
   const ends: ({ message: number; block: number } | undefined)[] = [];
 
   // Reasoning of other providers is left out whole; Anthropic's own thinking blocks go back byte-identical.
-  stripReasoning(toProviderMessages(view), { keep: isAnthropicThinking }).forEach((message, index) => {
-    if (message.role === "system" || message.role === "developer") {
-      system.push(...toSystemBlocks(message.content, index));
-      ends.push(undefined);
-      return;
-    }
-    const role = message.role === "assistant" ? "assistant" : "user";
-    const blocks = toBlocks(message, index);
-    const last = messages.at(-1);
-    if (blocks.length === 0) {
-      // A message with no block (an empty text, an assistant turn with no calls) has nothing Anthropic accepts.
-      ends.push(undefined);
-      return;
-    }
-    if (last !== undefined && last.role === role) last.content.push(...blocks);
-    else messages.push({ role, content: blocks });
-    ends.push({ message: messages.length - 1, block: messages[messages.length - 1]!.content.length - 1 });
-  });
+  // Items another model produced are left out first: only the model that signed them can verify them.
+  stripReasoning(toProviderMessages(forAnthropicModel(view, options.targetModel)), { keep: isAnthropicThinking }).forEach(
+    (message, index) => {
+      if (message.role === "system" || message.role === "developer") {
+        system.push(...toSystemBlocks(message.content, index));
+        ends.push(undefined);
+        return;
+      }
+      const role = message.role === "assistant" ? "assistant" : "user";
+      const blocks = toBlocks(message, index);
+      const last = messages.at(-1);
+      if (blocks.length === 0) {
+        // A message with no block (an empty text, an assistant turn with no calls) has nothing Anthropic accepts.
+        ends.push(undefined);
+        return;
+      }
+      if (last !== undefined && last.role === role) last.content.push(...blocks);
+      else messages.push({ role, content: blocks });
+      ends.push({ message: messages.length - 1, block: messages[messages.length - 1]!.content.length - 1 });
+    },
+  );
 
   if (messages.length === 0)
     throw new ContextValidationError([

@@ -23,12 +23,19 @@ import { fromLatestCompaction, toCompactionRecords } from "../compaction/compact
 import { appliedEditsOf, withAppliedEdits, withClearedTokens } from "../compaction/applied-edits.js";
 import { ANTHROPIC_USAGE_FIELDS } from "./anthropic-usage.js";
 import { isPromptTooLongError } from "./is-prompt-too-long-error.js";
+import { anthropicProvenance, forAnthropicModel } from "../anthropic-provenance.js";
 import { messageAssembly } from "./message-assembly.js";
 
 /** The SDK's per-request options (`signal`, `timeout`, `headers`), as its `create` takes them. */
 type AnthropicRequestOptions = Parameters<Anthropic["messages"]["create"]>[1];
 
-export interface ContextMessagesOptions extends ToAnthropicOptions {
+export interface ContextMessagesOptions extends Omit<ToAnthropicOptions, "targetModel"> {
+  /**
+   * Each stored answer records its model (`metadata.provenance`), and each request leaves out the thinking blocks
+   * and compaction items another model produced (a compaction summary goes as text), so switching `model`
+   * mid-session is never refused. `false` sends every stored item as it is, whichever model produced it. Default: true.
+   */
+  checkProvenance?: boolean;
   /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
   provider?: Provider;
   /** A fixed budget instead; the manager's `maxTokens` applies when neither is given. */
@@ -82,7 +89,7 @@ export function contextMessages(
   manager: ContextManager,
   options: ContextMessagesOptions = {},
 ): ContextMessages {
-  const { provider, tokenBudget, recoverOverflow, onEvent, ...conversion } = options;
+  const { provider, tokenBudget, recoverOverflow, onEvent, checkProvenance, ...conversion } = options;
   // The previous request's view, so the cache breakpoints land on the prefix both share.
   let previous: readonly Message[] | undefined;
   /** Stores an answer (streamed and assembled, or not) the one way: its blocks and applied edits, then the usage. */
@@ -90,7 +97,8 @@ export function contextMessages(
     // Read, converted and checked before the answer is stored: bad usage is ignored, never a failed turn.
     const usage = parseProviderUsage(answer.usage, ANTHROPIC_USAGE_FIELDS);
     const edits = appliedEditsOf(answer);
-    await turn.add(withAppliedEdits(toCompactionRecords(fromAnthropicMessages([answer])), edits));
+    const provenance = anthropicProvenance(answer.model);
+    await turn.add(withAppliedEdits(toCompactionRecords(fromAnthropicMessages([answer], { provenance })), edits));
     const report = { provider: "Anthropic Messages", ...(onEvent === undefined ? {} : { onEvent }) };
     await reportProviderUsage(manager, usage.usage === undefined ? usage : withClearedTokens(usage.usage, edits), report);
   }
@@ -104,6 +112,7 @@ export function contextMessages(
     const added = fromAnthropicMessages(messages);
     const systemText = system === undefined ? "" : typeof system === "string" ? system : system.map((block) => block.text).join("\n");
     const reserveTokens = systemText === "" ? 0 : estimateCounter().count(systemText);
+    const targetModel = checkProvenance === false ? undefined : rest.model;
     // The view the API accepted becomes `previous` once it did: a rejected one was never cached.
     let accepted: readonly Message[] | undefined;
     const open = <T>(send: (request: Pick<MessageCreateParamsNonStreaming, "system" | "messages">) => Promise<T>) =>
@@ -120,8 +129,13 @@ export function contextMessages(
         isOverflow: isPromptTooLongError,
         ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
         send: (view) => {
-          const sent = fromLatestCompaction(view);
-          const request = toAnthropicMessages(sent, { ...conversion, ...(previous === undefined ? {} : { previous }) });
+          // Another model's compaction block is no cut point: it goes as text, and the view is sent whole.
+          const sent = fromLatestCompaction(forAnthropicModel(view, targetModel));
+          const request = toAnthropicMessages(sent, {
+            ...conversion,
+            ...(targetModel === undefined ? {} : { targetModel }),
+            ...(previous === undefined ? {} : { previous }),
+          });
           accepted = sent;
           return send(withSystem(system, request));
         },
