@@ -1,8 +1,13 @@
 // @ctxkit/openai: ctxkit views for the OpenAI SDK, and OpenAI messages back into a ctxkit manager.
 export { toChatCompletionMessages, toChatCompletionMessage } from "./chat-completions/to-chat-completion-messages.js";
 export { fromChatCompletionMessage, fromChatCompletionMessages } from "./chat-completions/from-chat-completion-messages.js";
-export { toResponseInputItems } from "./responses/to-response-input-items.js";
-export { fromResponseInputItems, type ResponseItem } from "./responses/from-response-input-items.js";
+export { toResponseInputItems, type ToResponseInputItemsOptions } from "./responses/to-response-input-items.js";
+export {
+  fromResponseInputItems,
+  type FromResponseInputItemsOptions,
+  type ResponseItem,
+} from "./responses/from-response-input-items.js";
+export { accountOf, openAIProvenance } from "./responses/openai-provenance.js";
 export type { ReasoningPart } from "./responses/reasoning-part.js";
 export { CtxkitSession, SessionPopError, type CtxkitSessionOptions } from "./agents/ctxkit-session.js";
 export { toAgentInputItems, fromAgentInputItems } from "./agents/agent-items.js";
@@ -33,6 +38,7 @@ export { isContextLengthError } from "./loop/is-context-length-error.js";
 export {
   contextResponses,
   type ContextResponses,
+  type ContextResponsesOptions,
   type ContextResponseParams,
   type ContextResponseStreamParams,
 } from "./loop/context-responses.js";

@@ -12,6 +12,7 @@ import type {
 import { fromResponseInputItems } from "../responses/from-response-input-items.js";
 import { fromLatestCompaction, pinCompactionRecords } from "../responses/compaction-records.js";
 import { toResponseInputItems } from "../responses/to-response-input-items.js";
+import { accountOf, forResponsesModel, openAIProvenance } from "../responses/openai-provenance.js";
 import { isContextLengthError } from "./is-context-length-error.js";
 import type { ContextLoopOptions } from "./loop-options.js";
 import { RESPONSE_USAGE_FIELDS } from "./openai-usage.js";
@@ -52,6 +53,17 @@ export interface ContextResponses {
   create(params: ContextResponseStreamParams, options?: OpenAIRequestOptions): Promise<ContextStream<ResponseStreamEvent, Response>>;
 }
 
+export interface ContextResponsesOptions extends ContextLoopOptions {
+  /**
+   * Each stored output records its model and account (`metadata.provenance`), and each request leaves out the
+   * reasoning and compaction items another model or account produced, so switching `model` mid-session is never
+   * refused. `false` sends every stored item as it is, whichever model produced it. Default: true.
+   */
+  checkProvenance?: boolean;
+  /** The account a provenance names. Default: a SHA-256 fingerprint of the client's API key (never the key). */
+  account?: string;
+}
+
 /** Refuses what would make the server, not the manager, hold the conversation, or what this driver cannot do. */
 function refusedKeys(params: ContextResponseParams | ContextResponseStreamParams): ContextRequestError | undefined {
   const given = params as Record<string, unknown>;
@@ -70,13 +82,16 @@ function refusedKeys(params: ContextResponseParams | ContextResponseStreamParams
 export function contextResponses(
   client: Pick<OpenAI, "responses">,
   manager: ContextManager,
-  options: ContextLoopOptions = {},
+  options: ContextResponsesOptions = {},
 ): ContextResponses {
+  let account: Promise<string | undefined> | undefined;
+  const accountOnce = () => (account ??= options.account === undefined ? accountOf(client) : Promise.resolve(options.account));
   /** Stores an output (streamed and assembled, or not) the one way: its items, then the usage. */
   async function store(turn: TurnInFlight, response: Response): Promise<void> {
     // Read and converted before the output is stored: bad usage is ignored, never a failed turn.
     const usage = parseProviderUsage(response.usage, RESPONSE_USAGE_FIELDS);
-    await turn.add(pinCompactionRecords(fromResponseInputItems(response.output)));
+    const provenance = openAIProvenance(response.model, await accountOnce());
+    await turn.add(pinCompactionRecords(fromResponseInputItems(response.output, { provenance })));
     await reportProviderUsage(manager, usage, {
       provider: PROVIDER,
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
@@ -91,6 +106,12 @@ export function contextResponses(
     if (refused !== undefined) throw refused;
     const { input = [], ...rest } = params;
     const added: Message[] = typeof input === "string" ? [{ role: "user", content: input }] : fromResponseInputItems(input);
+    const sentAccount = await accountOnce();
+    // A request with no model (a stored prompt names it) has no target: its items go as stored.
+    const target =
+      options.checkProvenance === false || typeof rest.model !== "string"
+        ? undefined
+        : { model: rest.model, ...(sentAccount === undefined ? {} : { account: sentAccount }) };
     const open = <T>(send: (input: ResponseInputItem[]) => Promise<T>) =>
       sendWithRecovery({
         manager,
@@ -103,7 +124,15 @@ export function contextResponses(
         },
         isOverflow: isContextLengthError,
         ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
-        send: (view) => send(toResponseInputItems(fromLatestCompaction(view))),
+        // Another model's compaction item is no cut point: it is left out, and the view is sent whole.
+        send: (view) =>
+          send(
+            toResponseInputItems(fromLatestCompaction(forResponsesModel(view, target)), {
+              ...(target === undefined
+                ? {}
+                : { targetModel: target.model, ...(target.account === undefined ? {} : { account: target.account }) }),
+            }),
+          ),
       });
     // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
     return runTurn(manager, async (turn) => {

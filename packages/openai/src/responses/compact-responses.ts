@@ -3,6 +3,7 @@ import { ContextError, type ContextManager, type Message, type RequestOptions } 
 import type OpenAI from "openai";
 import { fromLatestCompaction, isCompactionPart, pinCompactionRecords } from "./compaction-records.js";
 import { toResponseInputItems } from "./to-response-input-items.js";
+import { accountOf, forResponsesModel, openAIProvenance } from "./openai-provenance.js";
 
 /** `responses.compact` answered without a compaction item: nothing was added to the manager. */
 export class ResponsesCompactionError extends ContextError {
@@ -23,6 +24,8 @@ export interface CompactResponsesOptions {
   instructions?: string;
   /** The options of the view that is compacted (its budget, signal). */
   request?: RequestOptions;
+  /** The account a provenance names. Default: a SHA-256 fingerprint of the client's API key (never the key). */
+  account?: string;
 }
 
 /**
@@ -35,11 +38,13 @@ export async function compactResponses(
   manager: ContextManager,
   options: CompactResponsesOptions,
 ): Promise<Message> {
-  const view = fromLatestCompaction(await manager.getMessagesForRequest(options.request));
+  const account = options.account ?? (await accountOf(client));
+  const target = { model: options.model, ...(account === undefined ? {} : { account }) };
+  const view = fromLatestCompaction(forResponsesModel(await manager.getMessagesForRequest(options.request), target));
   const compacted = await client.responses.compact(
     {
       model: options.model,
-      input: toResponseInputItems(view),
+      input: toResponseInputItems(view, { targetModel: options.model, ...(account === undefined ? {} : { account }) }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
     options.request?.signal === undefined ? undefined : { signal: options.request.signal },
@@ -47,7 +52,9 @@ export async function compactResponses(
   const item = compacted.output.find((candidate) => candidate.type === "compaction");
   if (item === undefined || !isCompactionPart(item as never))
     throw new ResponsesCompactionError(compacted.output.map((candidate) => candidate.type));
-  const [record] = pinCompactionRecords([{ role: "assistant", content: [{ ...item }] }]);
+  // The compaction response names no model: the item is bound to the one it was asked of.
+  const provenance = openAIProvenance(options.model, account);
+  const [record] = pinCompactionRecords([{ role: "assistant", content: [{ ...item }], metadata: { provenance } }]);
   await manager.addMessage(record!);
   return record!;
 }

@@ -1,6 +1,6 @@
 // Responses API items (a request's `input`, or a response's `output`) as ctxkit messages.
 import type { AssistantMessage, ContentPart, Message, ToolCall } from "@ctxkit/core";
-import { acceptMessage, readAdapterInput, type InputRecord } from "@ctxkit/core/kit";
+import { acceptMessage, readAdapterInput, withProvenance, type InputRecord, type Provenance } from "@ctxkit/core/kit";
 import type { ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
 
 export type ResponseItem = ResponseInputItem | ResponseOutputItem;
@@ -19,7 +19,20 @@ interface Turn {
  * `function_call_output` becomes a tool message. Items ctxkit cannot pair or place (hosted tool calls,
  * item references, custom tools) and malformed items throw `AdapterInputError` naming the item and the field.
  */
-export function fromResponseInputItems(items: readonly ResponseItem[]): Message[] {
+export function fromResponseInputItems(items: readonly ResponseItem[], options: FromResponseInputItemsOptions = {}): Message[] {
+  const messages = convert(items);
+  return options.provenance === undefined ? messages : withProvenance(messages, options.provenance);
+}
+
+export interface FromResponseInputItemsOptions {
+  /**
+   * Who produced the output (`openAIProvenance(response.model, account)`), recorded as each assistant message's
+   * `metadata.provenance`, so a later request to another model leaves its reasoning and compaction items out.
+   */
+  provenance?: Provenance;
+}
+
+function convert(items: readonly ResponseItem[]): Message[] {
   const input = readAdapterInput("fromResponseInputItems", FIX);
   const messages: Message[] = [];
   let turn: Turn | undefined;

@@ -5,6 +5,18 @@ import type { ResponseFunctionCallOutputItemList, ResponseInputContent, Response
 import { isFilePart, isImageUrlPart, isRefusalPart, isTextPart } from "../content-parts.js";
 import { isCompactionPart } from "./compaction-records.js";
 import { isReasoningPart } from "./reasoning-part.js";
+import { forResponsesModel } from "./openai-provenance.js";
+
+export interface ToResponseInputItemsOptions {
+  /**
+   * The model the request goes to. Reasoning and compaction items whose recorded provenance (`metadata.provenance`)
+   * names another model, or another account when both name one, are left out, whole; items with no provenance go as
+   * they are. Without it, every item goes as stored.
+   */
+  targetModel?: string;
+  /** The account the request is sent with (`accountOf(client)`), compared with the one a provenance names. */
+  account?: string;
+}
 
 /**
  * The view as `ResponseInputItem[]` for `client.responses.create({ input })`: each message becomes a message
@@ -12,9 +24,13 @@ import { isReasoningPart } from "./reasoning-part.js";
  * `function_call_output`, and a kept reasoning item goes back where it was. `metadata` is left out.
  * A part the Responses API cannot take throws `ContextValidationError`.
  */
-export function toResponseInputItems(view: readonly Message[]): ResponseInputItem[] {
+export function toResponseInputItems(view: readonly Message[], options: ToResponseInputItemsOptions = {}): ResponseInputItem[] {
+  const { targetModel, account } = options;
+  const target = targetModel === undefined ? undefined : { model: targetModel, ...(account === undefined ? {} : { account }) };
   // Reasoning of other providers (Anthropic thinking, say) is left out whole; the Responses API's own goes back as it came.
-  return stripReasoning(toProviderMessages(view), { keep: isReasoningPart }).flatMap((message, index) => toItems(message, index));
+  return stripReasoning(toProviderMessages(forResponsesModel(view, target)), { keep: isReasoningPart }).flatMap((message, index) =>
+    toItems(message, index),
+  );
 }
 
 function toItems(message: Message, index: number): ResponseInputItem[] {
