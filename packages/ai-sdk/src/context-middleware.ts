@@ -10,6 +10,7 @@ import { toResponseMessage } from "./response-message.js";
 import { StreamContent } from "./stream-content.js";
 import { toLanguageModelPrompt } from "./to-language-model-prompt.js";
 import { withoutEditedItemIdsIn } from "./without-edited-item-ids.js";
+import { modelProvenance, type ModelIdentity } from "./ai-sdk-provenance.js";
 
 export interface ContextMiddlewareOptions extends ContextOptions {
   /**
@@ -49,7 +50,7 @@ function toModelMessage(message: PromptMessage): ModelMessage {
 export function contextMiddleware(manager: ContextManager, options: ContextMiddlewareOptions = {}): LanguageModelMiddleware {
   const sync = new HistorySync(manager);
   // The last call's system messages and request options, for a retry after an overflow.
-  let last: { system: LanguageModelPrompt; request: RequestOptions } | undefined;
+  let last: { system: LanguageModelPrompt; request: RequestOptions; target: { targetModel?: ModelIdentity } } | undefined;
   // What the call in flight added, taken back out if it fails.
   let inFlight: TurnInFlight | undefined;
 
@@ -73,11 +74,13 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
     turn: TurnInFlight | undefined,
     content: readonly ResponseContent[],
     usage: ModelUsage | undefined,
+    producedBy: { model: ModelIdentity; responseModelId: string | undefined },
   ): Promise<void> {
     // Read and converted before the response is stored: bad usage is ignored, never a failed turn.
     const parsed = parseProviderUsage(usage, USAGE_FIELDS);
     const response = toResponseMessage(content);
-    const messages = response === undefined ? [] : fromModelMessages([response]);
+    const provenance = modelProvenance(producedBy.model, producedBy.responseModelId);
+    const messages = response === undefined ? [] : fromModelMessages([response], { provenance });
     await sync.addResponse(messages, turn);
     await reportProviderUsage(manager, parsed, {
       provider: PROVIDER,
@@ -96,14 +99,14 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
     } catch (error) {
       if (options.recoverOverflow === false || last === undefined || !isContextOverflow(error) || !canRecoverOverflow(manager)) throw error;
       const view = await withoutEditedItemIdsIn(await manager.recoverOverflow(error, last.request), manager);
-      return retry({ ...params, prompt: [...last.system, ...toLanguageModelPrompt(view)] });
+      return retry({ ...params, prompt: [...last.system, ...toLanguageModelPrompt(view, last.target)] });
     }
   }
 
   return {
     specificationVersion: "v3",
 
-    async transformParams({ params }) {
+    async transformParams({ params, model }) {
       const system = params.prompt.filter((message) => message.role === "system");
       const rest = params.prompt.filter((message) => message.role !== "system");
       const turn = await TurnInFlight.begin(manager);
@@ -118,16 +121,17 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
         { system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal },
         options,
       );
-      last = { system, request };
+      const target = options.checkProvenance === false ? {} : { targetModel: model };
+      last = { system, request, target };
       const view = await withoutEditedItemIdsIn(await manager.getMessagesForRequest(request), manager);
-      return { ...params, prompt: [...system, ...toLanguageModelPrompt(view)] };
+      return { ...params, prompt: [...system, ...toLanguageModelPrompt(view, target)] };
     },
 
     async wrapGenerate({ doGenerate, params, model }) {
       const turn = takeTurn();
       try {
         const result = await withRecovery(doGenerate, (retried) => model.doGenerate(retried), params);
-        await afterCall(turn, result.content, result.usage);
+        await afterCall(turn, result.content, result.usage, { model, responseModelId: result.response?.modelId });
         return result;
       } catch (error) {
         await undo(turn);
@@ -146,6 +150,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
       }
       const content = new StreamContent();
       let usage: ModelUsage | undefined;
+      let responseModelId: string | undefined;
       let failed = false;
       const stream = result.stream.pipeThrough(
         new TransformStream(
@@ -156,6 +161,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
               transform(part: StreamPart, controller: TransformStreamDefaultController<StreamPart>) {
                 content.add(part);
                 if (part.type === "finish") usage = part.usage;
+                if (part.type === "response-metadata" && part.modelId !== undefined) responseModelId = part.modelId;
                 if (part.type === "error") failed = true;
                 controller.enqueue(part);
               },
@@ -164,7 +170,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
               flush: async () => {
                 if (failed) return undo(turn);
                 try {
-                  await afterCall(turn, content.result(), usage);
+                  await afterCall(turn, content.result(), usage, { model, responseModelId });
                 } catch (error) {
                   await undo(turn);
                   throw error;

@@ -23,6 +23,12 @@ export interface ContextOptions {
   systemCounter?: TokenCounter;
   /** Receives `context:usage_rejected` when the provider reports a usage that is no count (the turn is kept, the usage ignored). */
   onEvent?: EventHandler;
+  /**
+   * Each stored response records its provider and model (`metadata.provenance`), and each prompt leaves out the
+   * reasoning another provider or model produced, so switching models mid-session is never refused. `false` sends
+   * every stored part as it is, whichever model produced it. Default: true.
+   */
+  checkProvenance?: boolean;
 }
 
 export interface ViewRequest {

@@ -6,6 +6,7 @@ import { requestView, type ContextOptions } from "./context-options.js";
 import { fromModelMessages } from "./from-model-messages.js";
 import { toModelMessages } from "./to-model-messages.js";
 import { withoutEditedItemIdsIn } from "./without-edited-item-ids.js";
+import { isModelIdentity, modelProvenance, type ModelIdentity } from "./ai-sdk-provenance.js";
 
 export type ContextStepsOptions = ContextOptions;
 
@@ -22,11 +23,15 @@ export interface ContextSteps {
   prepareStep(options: {
     messages: ModelMessage[];
     stepNumber: number;
-    steps: ReadonlyArray<{ response: { messages: readonly ModelMessage[] } }>;
+    steps: ReadonlyArray<{ response: { messages: readonly ModelMessage[] }; model?: ModelIdentity }>;
+    /** The step's model: its prompt leaves out the reasoning another provider or model produced. */
+    model?: unknown;
   }): Promise<PreparedStep>;
   /** Adds the step's response messages (its tool results included) to the manager, and reports its usage. */
   onStepFinish(step: {
     response: { messages: readonly ModelMessage[] };
+    /** The model that produced the step, recorded as its response's provenance. */
+    model?: ModelIdentity;
     usage: { inputTokens: number | undefined; outputTokens: number | undefined };
   }): Promise<void>;
 }
@@ -42,17 +47,19 @@ export function createContextSteps(manager: ContextManager, options: ContextStep
   const sync = new HistorySync(manager);
   let initial: ModelMessage[] = [];
   return {
-    async prepareStep({ messages, stepNumber, steps }) {
+    async prepareStep({ messages, stepNumber, steps, model }) {
       if (stepNumber === 0) initial = messages;
       // After the first step the conversation is read from the steps, not from `messages`: an AI SDK that
       // carries a step's override forward would hand back the view, which is not the conversation.
       const conversation = stepNumber === 0 ? messages : [...initial, ...(steps.at(-1)?.response.messages ?? [])];
-      await sync.addPrompt(fromModelMessages(conversation));
+      const last = steps.at(-1);
+      await sync.addPrompt(withResponseProvenance(conversation, stepNumber === 0 ? 0 : initial.length, last?.model));
       const view = await withoutEditedItemIdsIn(
         await requestView(manager, { system: [], tools: undefined, signal: undefined }, options),
         manager,
       );
-      const prompt = toModelMessages(view);
+      const target = options.checkProvenance !== false && isModelIdentity(model) ? { targetModel: model } : {};
+      const prompt = toModelMessages(view, target);
       // System messages put in `messages` are not stored; they stay where the caller put them.
       const inline = messages.filter((message) => message.role === "system");
       return inline.length === 0 ? prompt : { ...prompt, messages: [...inline, ...prompt.messages] };
@@ -61,11 +68,21 @@ export function createContextSteps(manager: ContextManager, options: ContextStep
       // Read before the response is stored: bad usage is ignored (context:usage_rejected), never a failed step.
       const usage = parseProviderUsage(step.usage, STEP_USAGE_FIELDS);
       // As a continuation of the step's prompt, so a response prepareStep already added is not added again.
-      await sync.addPrompt(fromModelMessages([...initial, ...step.response.messages]));
+      await sync.addPrompt(withResponseProvenance([...initial, ...step.response.messages], initial.length, step.model));
       await reportProviderUsage(manager, usage, {
         provider: "AI SDK step",
         ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
       });
     },
   };
+}
+
+/** The conversation as ctxkit messages, the ones from `responsesFrom` on recorded as produced by `model`. */
+function withResponseProvenance(conversation: readonly ModelMessage[], responsesFrom: number, model: ModelIdentity | undefined) {
+  if (model === undefined || responsesFrom >= conversation.length) return fromModelMessages(conversation);
+  const provenance = modelProvenance(model);
+  return [
+    ...fromModelMessages(conversation.slice(0, responsesFrom)),
+    ...fromModelMessages(conversation.slice(responsesFrom), { provenance }),
+  ];
 }

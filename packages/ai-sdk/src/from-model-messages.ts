@@ -13,11 +13,16 @@ import { checkModelMessage } from "./check-model-message.js";
 import { toImageUrl } from "./data-content.js";
 import { fromFilePart } from "./file-part.js";
 import { takeImageDetail } from "./image-detail.js";
-import { acceptMessage, argumentsFromToolInput, readAdapterInput, textOfPart } from "@ctxkit/core/kit";
+import { acceptMessage, argumentsFromToolInput, readAdapterInput, textOfPart, withProvenance, type Provenance } from "@ctxkit/core/kit";
 
 export interface FromModelMessagesOptions {
   /** The `system` option of the call, which the AI SDK keeps apart from `messages`: it goes first. */
   system?: string | SystemModelMessage | readonly SystemModelMessage[];
+  /**
+   * Who produced the assistant messages (`{ provider: model.provider, model: response.modelId }`), recorded as their
+   * `metadata.provenance` so a later prompt to another model leaves their reasoning out.
+   */
+  provenance?: Provenance;
 }
 
 type UserPart = Exclude<UserModelMessage["content"], string>[number];
@@ -207,9 +212,12 @@ export function fromModelMessages(messages: readonly ModelMessage[], options: Fr
     checkModelMessage(entry);
     return acceptMessage(input, fromSystem(entry.value as unknown as SystemModelMessage), entry.index!);
   });
+  const { provenance } = options;
   const converted = input.entries(messages, "messages").flatMap((entry) => {
     checkModelMessage(entry);
-    return fromMessage(entry.value as unknown as ModelMessage).map((message) => acceptMessage(input, message, entry.index!));
+    const fromEntry = fromMessage(entry.value as unknown as ModelMessage);
+    const recorded = provenance === undefined ? fromEntry : withProvenance(fromEntry, provenance);
+    return recorded.map((message) => acceptMessage(input, message, entry.index!));
   });
   return [...systemMessages, ...converted];
 }

@@ -2,7 +2,7 @@
 import type { Message } from "@ctxkit/core";
 import { isUrlString, splitDataUrl } from "./data-content.js";
 import type { LanguageModelPrompt } from "./language-model-types.js";
-import { toModelMessages } from "./to-model-messages.js";
+import { toModelMessages, type ToModelMessagesOptions } from "./to-model-messages.js";
 
 type PromptMessage = LanguageModelPrompt[number];
 type PromptPart = Exclude<PromptMessage["content"], string>[number];
@@ -24,8 +24,8 @@ function toPromptPart(part: Record<string, unknown>): PromptPart {
 }
 
 /** The view, with its own system messages first, as a language-model prompt: contents as part arrays. */
-export function toLanguageModelPrompt(view: readonly Message[]): LanguageModelPrompt {
-  const { system, messages } = toModelMessages(view);
+export function toLanguageModelPrompt(view: readonly Message[], options: ToModelMessagesOptions = {}): LanguageModelPrompt {
+  const { system, messages } = toModelMessages(view, options);
   const systemMessages: PromptMessage[] =
     system === undefined
       ? []

@@ -7,6 +7,16 @@ import { toFilePart } from "./file-part.js";
 import { putImageDetail } from "./image-detail.js";
 import { stripReasoning, textOfContent, textOfPart, toolValueFromArguments, unsupportedPartError } from "@ctxkit/core/kit";
 import { imageUrlOf, stringField } from "./part-fields.js";
+import { forLanguageModel, type ModelIdentity } from "./ai-sdk-provenance.js";
+
+export interface ToModelMessagesOptions {
+  /**
+   * The model the prompt goes to (a `LanguageModel`, or any `{ provider, modelId }`). Reasoning parts whose recorded
+   * provenance (`metadata.provenance`) names another provider family or model are left out, whole; parts with no
+   * provenance go as they are. Without it, every part goes as stored.
+   */
+  targetModel?: ModelIdentity;
+}
 
 export interface ModelPrompt {
   /**
@@ -212,12 +222,12 @@ function toOutput(message: Extract<Message, { role: "tool" }>): ToolResultOutput
  * Throws `ContextValidationError` for what the AI SDK cannot take: a tool message that answers no call
  * before it, a user part other than text, image or file, a system part other than text.
  */
-export function toModelMessages(view: readonly Message[]): ModelPrompt {
+export function toModelMessages(view: readonly Message[], options: ToModelMessagesOptions = {}): ModelPrompt {
   const system: SystemModelMessage[] = [];
   const messages: ModelMessage[] = [];
   let openCalls = new Map<string, string>();
   // Reasoning of other providers (Anthropic thinking, a Responses reasoning item) is left out whole.
-  stripReasoning(toProviderMessages(view), { keep: isAiSdkReasoning }).forEach((message, index) => {
+  stripReasoning(toProviderMessages(forLanguageModel(view, options.targetModel)), { keep: isAiSdkReasoning }).forEach((message, index) => {
     if (message.role !== "tool") openCalls = new Map();
     switch (message.role) {
       case "system":
