@@ -2,12 +2,14 @@
 import { createRequire } from "node:module";
 import { replayCommand, REPLAY_USAGE } from "./commands/replay/replay-command.js";
 import type { CommandIo } from "./commands/terminal.js";
+import { TUNE_USAGE, tuneCommand } from "./commands/tune/tune-command.js";
 import { UsageError } from "./commands/usage-error.js";
 
 const USAGE = `Usage: ctxkit <command> [options]
 
 Commands:
   replay FILES…   replay recorded agent sessions through ctxkit configurations: cost and retention
+  tune FILES…     search configurations on recorded sessions: the Pareto frontier and a recommended config
 
 Example:
   ctxkit replay session.jsonl --compare default,truncate
@@ -17,6 +19,7 @@ Exit codes: 0 done, 1 a finding or a failed check, 2 a usage error.`;
 
 const COMMANDS: Record<string, { run: (argv: readonly string[], io: CommandIo) => Promise<number>; usage: string }> = {
   replay: { run: replayCommand, usage: REPLAY_USAGE },
+  tune: { run: tuneCommand, usage: TUNE_USAGE },
 };
 
 function version(): string {
