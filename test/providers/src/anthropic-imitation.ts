@@ -3,6 +3,7 @@ import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Re
 import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
 import { piecesOf, sseFrame, streamFaultIn, type StreamFault } from "./stream-script.js";
+import { digestOf, isIssuedTo, issueToken } from "./bound-tokens.js";
 
 const COMPACT_BETA = "compact-2026-09-04";
 const TOP_LEVEL = new Set([
@@ -36,6 +37,10 @@ const BLOCK_KEYS: Record<string, ReadonlySet<string>> = {
   compaction: new Set(["type", "content", "encrypted_content", "signature", "tool_changes", "cache_control"]),
 };
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+// What the imitation's signatures start with; each is bound to the model that issued it (see bound-tokens.ts).
+const THINKING_SIGNATURE = "EqQBCkgIBxAB";
+const REDACTED_DATA = "EmwKAhgBEgy";
+const COMPACTION_SIGNATURE = "c2lnbmVk";
 const MAX_BREAKPOINTS = 4;
 
 type Block = Record<string, unknown> & { type: string };
@@ -57,6 +62,15 @@ function coded(errorCode: string, message: string): Reply {
   const body = reply.body as { error: Record<string, unknown> };
   body.error["details"] = { error_code: errorCode };
   return reply;
+}
+
+/** Whether a block carries a signature another model issued, or none the imitation issued at all: the API refuses it. */
+function hasForeignSignature(block: Block, model: string): boolean {
+  if (block.type === "thinking") return !isIssuedTo(THINKING_SIGNATURE, block["signature"], { model }, digestOf(String(block["thinking"])));
+  if (block.type === "redacted_thinking") return !isIssuedTo(REDACTED_DATA, block["data"], { model });
+  if (block.type === "compaction" && block["signature"] != null)
+    return !isIssuedTo(COMPACTION_SIGNATURE, block["signature"], { model }, digestOf(String(block["content"])));
+  return false;
 }
 
 function blocksOf(content: string | Block[]): Block[] {
@@ -113,6 +127,8 @@ function check(body: Record<string, unknown>): Reply | undefined {
       if (blockExtra !== undefined)
         return invalid(`messages.${index}.content.${position}.${block.type}.${blockExtra}: Extra inputs are not permitted`);
       if (block["cache_control"] !== undefined) breakpoints += 1;
+      if (hasForeignSignature(block, String(body["model"])))
+        return invalid(`messages.${index}.content.${position}: Invalid \`signature\` in \`${block.type}\` block`);
       if (block.type === "compaction" && (index !== 0 || position !== 0))
         return coded(
           "compaction_block_misplaced",
@@ -206,7 +222,7 @@ export class AnthropicImitation {
       .filter((block) => block.type === "tool_result").length;
     const move = nextMove(question, resultsSince);
     const answer: Block[] = [
-      ...(thinking?.type === "enabled" ? [thinkingBlock(question, resultsSince)] : []),
+      ...(thinking?.type === "enabled" ? [thinkingBlock(question, resultsSince, String(body["model"]))] : []),
       ...("call" in move
         ? [{ type: "tool_use", id: toolUseId(), name: "read_file", input: JSON.parse(move.call) }]
         : [{ type: "text", text: move.answer, citations: null }]),
@@ -238,10 +254,10 @@ export class AnthropicImitation {
   }
 }
 
-/** What the model thought before its move: text with an emoji, and a signature of base64 characters (`+`, `/`, `=`). */
-function thinkingBlock(question: string, resultsSince: number): Block {
+/** What the model thought before its move: text with an emoji, and a signature (base64, `=` padded) bound to `model` and the text. */
+function thinkingBlock(question: string, resultsSince: number, model: string): Block {
   const thought = `The user asked: ${question.slice(0, 40)} I have ${resultsSince} result(s) so far 🤔, so I decide the next step.`;
-  return { type: "thinking", thinking: thought, signature: `EqQBCkgIBxAB+/${Buffer.from(thought).toString("base64").slice(0, 40)}==` };
+  return { type: "thinking", thinking: thought, signature: issueToken(THINKING_SIGNATURE, { model }, digestOf(thought)) };
 }
 
 /**
@@ -350,7 +366,7 @@ function applyEdits(
         type: "compaction",
         content: summary,
         encrypted_content: null,
-        signature: `sig-${record.path.length}-${promptTokens}`,
+        signature: issueToken(COMPACTION_SIGNATURE, { model: String(body["model"]) }, digestOf(summary)),
       });
     } else if (edit.type === "clear_tool_uses_20250919") {
       if (!betas.includes("context-management-2025-06-27"))
@@ -400,7 +416,14 @@ function compactRequest(body: Record<string, unknown>, record: RecordedRequest, 
       type: "message",
       role: "assistant",
       model: rest["model"],
-      content: [{ type: "compaction", content: summary, encrypted_content: null, signature: "c2lnbmVkLWJ5LWltaXRhdGlvbg==" }],
+      content: [
+        {
+          type: "compaction",
+          content: summary,
+          encrypted_content: null,
+          signature: issueToken(COMPACTION_SIGNATURE, { model: String(rest["model"]) }, digestOf(summary)),
+        },
+      ],
       stop_reason: "compaction",
       stop_sequence: null,
       context_management: null,

@@ -4,6 +4,7 @@ import { openAIError, openAIId, unknownKey } from "./openai-errors.js";
 import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
 import { piecesOf, sseFrame, streamFaultIn, type StreamFault } from "./stream-script.js";
+import { isIssuedTo, issueToken, readToken, type Binding } from "./bound-tokens.js";
 
 const TOP_LEVEL = new Set([
   "model",
@@ -48,6 +49,24 @@ const ID_PREFIX: Record<string, string> = { message: "msg", function_call: "fc",
 
 type Item = Record<string, unknown> & { type: string };
 
+// What the imitation's encrypted content starts with; each is bound to the model and key that got it (bound-tokens.ts).
+const ENCRYPTED_REASONING = "gAAAAB";
+const ENCRYPTED_COMPACTION = "gAAAAC";
+
+/** The model and API key of a request: what its encrypted content is bound to. */
+function bindingOf(body: Record<string, unknown>, record: RecordedRequest): Binding {
+  const authorization = String(record.headers["authorization"] ?? "");
+  return { model: String(body["model"]), key: authorization.replace(/^Bearer /, "") };
+}
+
+/** Whether an item's encrypted content was issued to another model or key, or not by the imitation at all. */
+function hasForeignContent(item: Item, binding: Binding): boolean {
+  if (item.type === "reasoning" && item["encrypted_content"] != null)
+    return !isIssuedTo(ENCRYPTED_REASONING, item["encrypted_content"], binding);
+  if (item.type === "compaction") return !isIssuedTo(ENCRYPTED_COMPACTION, item["encrypted_content"], binding);
+  return false;
+}
+
 function unknownParameter(key: string): Reply {
   return openAIError(400, `Unknown parameter: '${key}'.`, key, "unknown_parameter");
 }
@@ -64,7 +83,7 @@ function textsOf(item: Item): string[] {
     case "function_call_output":
       return [typeof item["output"] === "string" ? item["output"] : JSON.stringify(item["output"])];
     case "compaction":
-      return [Buffer.from(String(item["encrypted_content"]), "base64").toString("utf8")];
+      return [readToken(ENCRYPTED_COMPACTION, item["encrypted_content"])?.payload ?? ""];
     default:
       return [JSON.stringify(item)];
   }
@@ -79,7 +98,7 @@ export class ResponsesImitation {
   constructor(private readonly counting: ProviderCounting = DEFAULT_COUNTING) {}
 
   /** Resolves references and checks each item; the first broken rule as the API reports it. */
-  private resolve(input: unknown): { items: Item[] } | { error: Reply } {
+  private resolve(input: unknown, binding: Binding): { items: Item[] } | { error: Reply } {
     if (typeof input === "string") return { items: [{ type: "message", role: "user", content: input }] };
     if (!Array.isArray(input))
       return {
@@ -111,6 +130,10 @@ export class ResponsesImitation {
         items.push(found);
         continue;
       }
+      if (hasForeignContent(item, binding))
+        return {
+          error: openAIError(400, `The encrypted content for item ${String(id)} could not be verified.`, null, "invalid_encrypted_content"),
+        };
       items.push(item);
     }
     const calls = new Set(items.filter((item) => item.type === "function_call").map((item) => String(item["call_id"])));
@@ -135,7 +158,8 @@ export class ResponsesImitation {
     if (extra !== undefined) return unknownParameter(extra);
     if (body["stream_options"] != null && body["stream"] !== true)
       return openAIError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options");
-    const resolved = this.resolve(body["input"]);
+    const binding = bindingOf(body, record);
+    const resolved = this.resolve(body["input"], binding);
     if ("error" in resolved) return resolved.error;
     const { items } = resolved;
     const promptTokens = this.count(body, items);
@@ -161,7 +185,7 @@ export class ResponsesImitation {
               id: openAIId("rs_"),
               summary: [{ type: "summary_text", text: `Deciding the next step for: ${question.slice(0, 30)} 🤔` }],
               ...(((body["include"] as string[] | undefined) ?? []).includes("reasoning.encrypted_content")
-                ? { encrypted_content: `gAAAAB${Buffer.from(question).toString("base64").slice(0, 32)}+/==` }
+                ? { encrypted_content: issueToken(ENCRYPTED_REASONING, binding, question.slice(0, 30)) }
                 : {}),
             },
           ];
@@ -197,13 +221,18 @@ export class ResponsesImitation {
   compact(body: Record<string, unknown>, record: RecordedRequest): Reply {
     const extra = unknownKey(body, new Set(["model", "input", "instructions", "previous_response_id", "prompt_cache_key"]));
     if (extra !== undefined) return unknownParameter(extra);
-    const resolved = this.resolve(body["input"]);
+    const binding = bindingOf(body, record);
+    const resolved = this.resolve(body["input"], binding);
     if ("error" in resolved) return resolved.error;
     const { items } = resolved;
     record.promptTokens = this.count(body, items);
     const users = items.filter((item) => item.type === "message" && item["role"] === "user");
     const summary = `Summary of ${items.length} items: the files listed build steps; nothing failed.`;
-    const compaction: Item = { type: "compaction", id: openAIId("cmp_"), encrypted_content: Buffer.from(summary).toString("base64") };
+    const compaction: Item = {
+      type: "compaction",
+      id: openAIId("cmp_"),
+      encrypted_content: issueToken(ENCRYPTED_COMPACTION, binding, summary),
+    };
     return {
       status: 200,
       body: {
