@@ -27,4 +27,16 @@ describe("stripReasoning", () => {
     expect(kept).toEqual({ role: "assistant", content: [thinking] });
     expect((kept!.content as unknown[])[0]).toBe(thinking);
   });
+
+  it("should drop Gemini's thoughts and the signatures kept beside its parts", () => {
+    const message: Message = {
+      role: "assistant",
+      content: [
+        { type: "gemini_thought", part: { text: "Hmm.", thought: true } },
+        { type: "gemini_thought_signature", thoughtSignature: "c2ln" },
+        { type: "text", text: "Hello." },
+      ],
+    };
+    expect(stripReasoning([message])).toEqual([{ role: "assistant", content: [{ type: "text", text: "Hello." }] }]);
+  });
 });

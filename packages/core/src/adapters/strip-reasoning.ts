@@ -1,14 +1,22 @@
 // ONE policy for reasoning and thinking parts when a history moves between providers.
 //
 // A reasoning part (an Anthropic `thinking` or `redacted_thinking` block with its signature, an OpenAI
-// Responses `reasoning` item with its encrypted content, an AI SDK `reasoning` part) is valid only for the
+// Responses `reasoning` item with its encrypted content, an AI SDK `reasoning` part, a Gemini thought or signature) is valid only for the
 // provider that produced it. Each adapter's `to…` function sends its own provider's parts back byte-identical and
 // leaves every other provider's out, whole: signatures and encrypted content are never edited or re-attributed.
 // `stripReasoning` is that removal, for callers who want a history without any reasoning.
 import type { AssistantMessage, ContentPart, Message } from "../messages/message.js";
 
 /** The part types that carry a model's reasoning, whichever provider produced them. */
-export const REASONING_PART_TYPES: ReadonlySet<string> = new Set(["reasoning", "thinking", "redacted_thinking", "openai_agents_reasoning"]);
+export const REASONING_PART_TYPES: ReadonlySet<string> = new Set([
+  "reasoning",
+  "thinking",
+  "redacted_thinking",
+  "openai_agents_reasoning",
+  // Gemini's thought parts and the thought signatures kept beside the parts they sign (@ctxkit/google).
+  "gemini_thought",
+  "gemini_thought_signature",
+]);
 
 export function isReasoningPart(part: ContentPart): boolean {
   return REASONING_PART_TYPES.has(part.type);
