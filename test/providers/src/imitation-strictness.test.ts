@@ -138,8 +138,51 @@ describe("the Responses imitation", () => {
   });
 });
 
+describe("the Responses imitation's encrypted content", () => {
+  it("should take its reasoning back from the model and key that got it, and refuse it from any other", async () => {
+    const asked = { input: "Turn 1: read 1 file(s) and tell me what they say.", store: false, reasoning: { effort: "low" as const } };
+    const first = await openai.responses.create({ model: "gpt-5-mini", ...asked, include: ["reasoning.encrypted_content"] });
+    const reasoning = first.output.filter((item) => item.type === "reasoning");
+    expect(reasoning[0]?.encrypted_content).toEqual(expect.any(String));
+    const input = [{ type: "message" as const, role: "user" as const, content: "Hi" }, ...reasoning];
+    expect((await openai.responses.create({ model: "gpt-5-mini", input, store: false })).status).toBe("completed");
+    const otherModel = await rejectionOf(openai.responses.create({ model: "gpt-5", input, store: false }));
+    expect(otherModel).toMatchObject({ status: 400, code: "invalid_encrypted_content" });
+    expect(otherModel.message).toMatch(/^400 The encrypted content for item rs_\w+ could not be verified\.$/);
+    const otherKey = new OpenAI({ baseURL: `${openAIServer.url}/v1`, apiKey: "another-key", maxRetries: 0 });
+    expect(await rejectionOf(otherKey.responses.create({ model: "gpt-5-mini", input, store: false }))).toMatchObject({ status: 400 });
+    const madeUp = [{ ...reasoning[0]!, encrypted_content: "gAAAABmade-up==" }];
+    expect(await rejectionOf(openai.responses.create({ model: "gpt-5-mini", input: madeUp, store: false }))).toMatchObject({ status: 400 });
+  });
+});
+
 describe("the Messages imitation", () => {
   const model = "claude-sonnet-4-6";
+
+  it("should take a thinking block back from the model that signed it, and refuse it from another or edited", async () => {
+    const thinking = { type: "enabled" as const, budget_tokens: 1_024 };
+    const question = { role: "user" as const, content: "Turn 1: read 1 file(s) and tell me what they say." };
+    const first = await anthropic.messages.create({ model, max_tokens: 2_048, thinking, messages: [question] });
+    const results = first.content.flatMap((block) =>
+      block.type === "tool_use" ? [{ type: "tool_result" as const, tool_use_id: block.id, content: "a.txt" }] : [],
+    );
+    const messages = [question, { role: "assistant" as const, content: first.content }, { role: "user" as const, content: results }];
+    expect((await anthropic.messages.create({ model, max_tokens: 2_048, thinking, messages })).type).toBe("message");
+    const foreign = await rejectionOf(anthropic.messages.create({ model: "claude-opus-4-1", max_tokens: 2_048, thinking, messages }));
+    expect(foreign).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(foreign.error).toMatchObject({
+      type: "error",
+      error: { type: "invalid_request_error", message: "messages.1.content.0: Invalid `signature` in `thinking` block" },
+    });
+    const edited = messages.map((message, index) =>
+      index === 1
+        ? { ...message, content: first.content.map((block) => (block.type === "thinking" ? { ...block, thinking: "Edited." } : block)) }
+        : message,
+    );
+    expect(await rejectionOf(anthropic.messages.create({ model, max_tokens: 2_048, thinking, messages: edited }))).toMatchObject({
+      status: 400,
+    });
+  });
 
   it("should refuse an unknown key, a leading assistant, roles out of order and a tool_use with no result", async () => {
     const extra = anthropic.messages.create({ model, max_tokens: 10, messages: [{ role: "user", content: "Hi" }], foo: 1 } as never);
