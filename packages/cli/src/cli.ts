@@ -1,5 +1,6 @@
 // The `ctxkit` command: one command, a subcommand per job, each with its help, exit codes and errors a person can act on.
 import { createRequire } from "node:module";
+import { INSPECT_USAGE, inspectCommand } from "./commands/inspect/inspect-command.js";
 import { replayCommand, REPLAY_USAGE } from "./commands/replay/replay-command.js";
 import type { CommandIo } from "./commands/terminal.js";
 import { TUNE_USAGE, tuneCommand } from "./commands/tune/tune-command.js";
@@ -9,6 +10,7 @@ const USAGE = `Usage: ctxkit <command> [options]
 
 Commands:
   replay FILES…   replay recorded agent sessions through ctxkit configurations: cost and retention
+  inspect SOURCE  a page of what the context manager did to one session: views, compactions, each message's fate
   tune FILES…     search configurations on recorded sessions: the Pareto frontier and a recommended config
 
 Example:
@@ -19,6 +21,7 @@ Exit codes: 0 done, 1 a finding or a failed check, 2 a usage error.`;
 
 const COMMANDS: Record<string, { run: (argv: readonly string[], io: CommandIo) => Promise<number>; usage: string }> = {
   replay: { run: replayCommand, usage: REPLAY_USAGE },
+  inspect: { run: inspectCommand, usage: INSPECT_USAGE },
   tune: { run: tuneCommand, usage: TUNE_USAGE },
 };
 

@@ -13,6 +13,7 @@ import {
   mountPlan,
   type Preset,
 } from "@ctxkit/core";
+import type { MessageStore } from "@ctxkit/core/kit";
 import { createSummaryStrategy } from "@ctxkit/strategy-summary";
 import { managerSystem } from "../../replay/manager-system.js";
 import type { ReplaySystem } from "../../replay/replay-cost.js";
@@ -26,15 +27,23 @@ export interface Configuration {
   readonly label: string;
   readonly kind: "preset" | "config" | "mount plan";
   readonly system: ReplaySystem;
+  /** Builds one manager of this configuration (over a memory store), for a command that reads more than views. */
+  readonly create: (onEvent: EventHandler) => Promise<ContextManager>;
+  /** The createContextManager config a preset or config file gives; absent for a mount plan, which names its own store. */
+  readonly config?: ConfigObject;
 }
 
-type ConfigObject = Record<string, unknown>;
+export type ConfigObject = Record<string, unknown>;
 
 /** A manager from a createContextManager config; `summarize` gets the extractive summarizer (no model calls). */
-async function managerFromConfig(config: ConfigObject, onEvent: EventHandler): Promise<ContextManager> {
+export async function managerFromConfig(
+  config: ConfigObject,
+  onEvent: EventHandler,
+  store: MessageStore = new MemoryMessageStore(),
+): Promise<ContextManager> {
   const needsSummary = config["preset"] === "summarize" && config["summaryStrategy"] === undefined;
   return createContextManager({
-    store: new MemoryMessageStore(),
+    store,
     ...config,
     ...(needsSummary ? { summaryStrategy: createSummaryStrategy() } : {}),
     onEvent,
@@ -70,7 +79,8 @@ async function managerFromPlan(plan: ConfigObject, onEvent: EventHandler, cwd: s
 
 function fromPreset(name: string): Configuration {
   const config = name === "default" ? {} : { preset: name };
-  return { label: name, kind: "preset", system: managerSystem((onEvent) => managerFromConfig(config, onEvent)) };
+  const create = (onEvent: EventHandler) => managerFromConfig(config, onEvent);
+  return { label: name, kind: "preset", system: managerSystem(create), create, config };
 }
 
 async function fromFile(path: string, cwd: string, option: ConfigurationName["option"]): Promise<Configuration> {
@@ -101,7 +111,13 @@ async function fromFile(path: string, cwd: string, option: ConfigurationName["op
   const create = isPlan
     ? (onEvent: EventHandler) => managerFromPlan(config, onEvent, cwd)
     : (onEvent: EventHandler) => managerFromConfig(config, onEvent);
-  const configuration: Configuration = { label: path, kind: isPlan ? "mount plan" : "config", system: managerSystem(create) };
+  const configuration: Configuration = {
+    label: path,
+    kind: isPlan ? "mount plan" : "config",
+    system: managerSystem(create),
+    create,
+    ...(isPlan ? {} : { config }),
+  };
   await checkConfiguration(path, create, option);
   return configuration;
 }
