@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { meetsConstraint, recommendConfiguration, type TuneConstraint } from "./recommend-configuration.js";
+import { meetsConstraint, recommendConfiguration, resolveConstraint, type TuneConstraint } from "./recommend-configuration.js";
 import { splitFrontier, type TunePoint } from "./tune-frontier.js";
 
 const pointArbitrary: fc.Arbitrary<TunePoint> = fc.record({
@@ -15,16 +15,8 @@ const constraintArbitrary: fc.Arbitrary<TuneConstraint> = fc.oneof(
 );
 
 /** Whether `other` would have been a better answer than `chosen` under `constraint`. */
-function isBetter(other: TunePoint, chosen: TunePoint, constraint: TuneConstraint): boolean {
-  switch (constraint.kind) {
-    case "min-retention":
-      return other.cost < chosen.cost;
-    case "max-cost":
-      return other.retention > chosen.retention;
-    case "balance":
-      return other.retention - other.cost > chosen.retention - chosen.cost;
-  }
-}
+const isBetter = (other: TunePoint, chosen: TunePoint, constraint: TuneConstraint): boolean =>
+  constraint.kind === "max-cost" ? other.retention > chosen.retention : other.cost < chosen.cost;
 
 describe("recommendConfiguration", () => {
   it("should recommend a frontier point that meets the constraint, with no sound point meeting it better", () => {
@@ -32,13 +24,18 @@ describe("recommendConfiguration", () => {
       fc.property(fc.array(pointArbitrary, { maxLength: 30 }), constraintArbitrary, (points, constraint) => {
         const { frontier } = splitFrontier(points);
         const recommended = recommendConfiguration(frontier, constraint);
-        const candidates = points.filter((point) => point.faults === 0 && meetsConstraint(point, constraint));
+        // The balance is a minimum retention five points below the best retention of every sound point.
+        const resolved = resolveConstraint(
+          points.filter((point) => point.faults === 0),
+          constraint,
+        );
+        const candidates = points.filter((point) => point.faults === 0 && meetsConstraint(point, resolved));
         if (recommended === undefined) {
           expect(candidates).toEqual([]);
           return;
         }
         expect(frontier).toContain(recommended);
-        expect(meetsConstraint(recommended, constraint)).toBe(true);
+        expect(meetsConstraint(recommended, resolved)).toBe(true);
         expect(candidates.filter((point) => isBetter(point, recommended, constraint))).toEqual([]);
       }),
     );
@@ -54,7 +51,8 @@ describe("recommendConfiguration", () => {
     expect(recommendConfiguration(frontier, { kind: "max-cost", value: 0.4 })).toBe(frontier[1]);
     expect(recommendConfiguration(frontier, { kind: "max-cost", value: 0.1 })).toBeUndefined();
     expect(recommendConfiguration(frontier, { kind: "min-retention", value: 1 })).toBeUndefined();
-    // Retention − cost: 0.6, 0.65, 0.49.
+    // The cheapest within five points of 0.99.
     expect(recommendConfiguration(frontier, { kind: "balance" })).toBe(frontier[1]);
+    expect(recommendConfiguration(frontier.slice(0, 1), { kind: "balance" })).toBe(frontier[0]);
   });
 });

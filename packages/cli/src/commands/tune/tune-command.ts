@@ -32,7 +32,7 @@ Options:
   --budget N           the token budget to tune for (required; 32k is read as 32000)
   --min-retention X    recommend the cheapest with at least this retention (0.95 or 95%)
   --max-cost X         recommend the best retention at this cost or less (0.4: 40% of the full history's bill)
-                       with neither: the largest retention − cost
+                       with neither: the cheapest within 5 points of the best retention found
   --max-configs N      replay at most N configurations (default: ${DEFAULT_MAX_CONFIGS})
   --time-limit T       stop searching after T: seconds, or 90s, 2m (default: ${formatElapsed(DEFAULT_TIME_LIMIT_MS)})
   --price MODEL        anthropic, openai or none (default: anthropic)

@@ -77,6 +77,17 @@ const STOPS: Record<SearchStop, (report: TuneReport) => string> = {
   "time-limit": (report) => `stopped at --time-limit ${formatElapsed(report.timeLimitMs)}`,
 };
 
+/** The first configuration replayed, core's default thresholds: what the frontier is to be compared with. */
+function startLine(report: TuneReport): string[] {
+  const start = report.points[0];
+  if (start === undefined) return [];
+  const figures =
+    start.failure !== undefined
+      ? `failed: ${start.failure}`
+      : `${start.cost.toFixed(2)}x, ${share(start.retention)} retention${start.faults > 0 ? `, ${start.faults} faults` : ""}`;
+  return [`The search started from ${start.label}: ${figures}.`];
+}
+
 /** The text: the frontier (the recommendation marked *), what was searched and excluded, then the recommended config. */
 export function formatTuneReport(report: TuneReport, header: (text: string) => string = (text) => text): string {
   const messages = report.sessions.reduce((sum, session) => sum + session.messages, 0);
@@ -91,6 +102,7 @@ export function formatTuneReport(report: TuneReport, header: (text: string) => s
     "",
     `Searched ${report.points.length} of ${report.spaceSize} configurations in ${formatElapsed(report.elapsedMs)} (${STOPS[report.stop](report)}).`,
     `Excluded: ${report.dominated.length} dominated (another is as cheap and retains as much); ${report.faulty.length} with a refusal, a split tool pair, an over-budget view or a failed replay.`,
+    ...startLine(report),
     "",
   ];
   const { recommended } = report;
