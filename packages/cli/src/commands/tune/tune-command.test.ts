@@ -91,8 +91,7 @@ describe(`ctxkit tune, the built binary${skipReason}`, () => {
     return { ...run, json: JSON.parse(readFileSync(target, "utf8")) as TuneJson };
   };
 
-  it.skipIf(!isBuilt)("should print its help with an example, and be listed by ctxkit --help", () => {
-    expect(ctxkit(["--help"]).stdout).toMatch(/\n {2}tune FILES… +search configurations/);
+  it.skipIf(!isBuilt)("should print its help with an example", () => {
     const help = ctxkit(["tune", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Example:\n  ctxkit tune ");
@@ -162,6 +161,18 @@ describe(`ctxkit tune, the built binary${skipReason}`, () => {
     expect(stdout).not.toContain("createContextManager config");
   });
 
+  it.skipIf(!isBuilt)("should exclude and count every configuration with a refused view, and exit 1 when none is left", () => {
+    // No view of this session fits 400 tokens whatever the configuration: every one refuses some.
+    const { code, stdout } = ctxkit(["tune", ledger, "--budget", "400", "--max-configs", "4", "--json", "-"]);
+    expect(code).toBe(1);
+    const json = JSON.parse(stdout) as TuneJson;
+    expect(json.configurations.length).toBeGreaterThan(0);
+    expect(json.configurations.every((point) => point.figures.refusals > 0 && point.faults >= point.figures.refusals)).toBe(true);
+    expect(json.search).toMatchObject({ faulty: json.configurations.length, dominated: 0 });
+    expect(json.frontier).toEqual([]);
+    expect(json.recommended).toBeNull();
+  });
+
   it.skipIf(!isBuilt)("should exit 2 on a bad bound, naming the option", () => {
     const { code, stdout, stderr } = ctxkit(["tune", ledger, "--budget", String(BUDGET), "--time-limit", "soon"]);
     expect(code).toBe(2);
@@ -176,6 +187,12 @@ describe("ctxkit tune in process", () => {
     const chunks: string[] = [];
     return { chunks, text: () => chunks.join(""), write: (chunk: string) => void chunks.push(chunk), isTTY };
   }
+
+  it("should be listed by ctxkit --help", async () => {
+    const stdout = stream(false);
+    expect(await main(["--help"], { stdout, stderr: stream(false), env: {}, cwd: folder })).toBe(0);
+    expect(stdout.text()).toMatch(/\n {2}tune FILES… +search configurations/);
+  });
 
   it("should show progress on a terminal's stderr (configuration, file, messages, elapsed)", async () => {
     const stdout = stream(true);
