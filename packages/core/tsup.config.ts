@@ -2,4 +2,6 @@ import { definePackageConfig } from "../../tsup.config.base.js";
 
 export default definePackageConfig({
   entry: { index: "src/index.ts", kit: "src/kit.ts", "testing/index": "src/testing/index.ts" },
+  // The rank tables with their hash index prebuilt (dist/ranks/*.bin): the first exact count reads one file.
+  onSuccess: "node scripts/rank-index.mjs",
 });

@@ -1,42 +1,30 @@
-// Exact tiktoken counts, built lazily once per encoding, in time linear in the text's length.
+// Exact tiktoken counts, the rank table loaded lazily once per encoding, in time linear in the text's length.
 import { ContextArgumentError } from "../errors.js";
-import { createRequire } from "node:module";
+import { MAX_PIECE_BYTES, mergeCount, mergeRanks } from "./bpe-merge.js";
+import { type TiktokenEncoding, type TiktokenRankData, checkRankData, getRankLookup } from "./load-rank-table.js";
+import { NO_RANK, type RankLookup } from "./rank-table.js";
 import type { TokenCounter } from "./token-counter.js";
 
-export type TiktokenEncoding = "o200k_base" | "cl100k_base";
-
-/**
- * The longest run of UTF-8 bytes merged by BPE in one go: longer pieces (unbroken letters, Thai or
- * Chinese with no punctuation) are merged in chunks cut between characters, so every text counts in
- * linear time, within a token per chunk of tiktoken. Chosen by measurement: the heap merge costs
- * about the same per byte from 128 to 4,096, and 1,024 (~340 CJK or Thai characters) keeps real
- * sentences in every script exact.
- */
-export const MAX_PIECE_BYTES = 1024;
+export { MAX_PIECE_BYTES } from "./bpe-merge.js";
+export type { TiktokenEncoding, TiktokenRankData, TiktokenRanks } from "./load-rank-table.js";
+export type { TiktokenRankTable } from "./rank-table.js";
 
 interface Encoder {
   readonly pattern: RegExp;
-  /** Token bytes as a latin1 string (one char per byte) → rank: a string key hashes fast. */
-  readonly ranks: ReadonlyMap<string, number>;
-  /** Rank of each two-byte token at `first << 8 | second`, or NO_PAIR: BPE's first round, without hashing. */
-  readonly bytePairRanks: Int32Array;
-  /** Counts of pieces that needed merging: real text repeats its words. Cleared when full. */
+  readonly lookup: RankLookup;
+  /** Counts of pieces that needed merging, by their UTF-8 bytes as latin1: real text repeats its words. Cleared when full. */
   readonly mergedCounts: Map<string, number>;
 }
 
-/**
- * A js-tiktoken rank file, as `import o200k_base from "js-tiktoken/ranks/o200k_base"` gives it. Pass one
- * to `tiktokenCounter` where the default lookup cannot find it: inside a bundle, say.
- */
-export interface TiktokenRanks {
-  readonly bpe_ranks: string;
-}
-
 export interface TiktokenCounterOptions {
-  /** Which encoding the ranks are for; it picks the pre-token pattern. Default `o200k_base`. */
+  /** Which encoding; it picks the pre-token pattern. Default: the encoding of `ranks`, else `o200k_base`. */
   readonly encoding?: TiktokenEncoding;
-  /** The encoding's rank data. Default: js-tiktoken's rank file, required from disk on first count. */
-  readonly ranks?: TiktokenRanks;
+  /**
+   * The encoding's rank data. Default: the package's own table, loaded on the first count. Pass it where that
+   * cannot load (a bundle, an edge runtime): `import o200k_base from "@ctxkit/core/ranks/o200k_base"`.
+   * js-tiktoken's rank files are accepted too, at about 100 ms more load time.
+   */
+  readonly ranks?: TiktokenRankData;
 }
 
 const CONTRACTION = `'(?:[sS]|[tT]|[dD]|[mM]|[lL][lL]|[vV][eE]|[rR][eE])`;
@@ -60,188 +48,65 @@ export const MAX_SCAN_CHARS = 1 << 17;
 const BOUNDARY_SEARCH_CHARS = 4_096;
 const WHITESPACE = /\s/;
 
-const NO_PAIR = -1;
 const MERGED_COUNTS_LIMIT = 20_000;
-const encoders = new Map<TiktokenEncoding, Encoder>();
-// Encoders built from ranks a caller passed, per rank object: the same import shares one encoder.
-const encodersByRanks = new WeakMap<TiktokenRanks, Encoder>();
+/** No token is longer: a longer piece is never one token, so it is not looked up whole. */
+const MAX_TOKEN_BYTES = 255;
+const encoders = new Map<RankLookup, Encoder>();
 const NON_ASCII = /[^\x00-\x7f]/;
+const utf8 = new TextEncoder();
+// The current piece's UTF-8 bytes; grown for a longer piece, so counting allocates nothing per piece.
+let pieceBytes = new Uint8Array(4 * MAX_PIECE_BYTES);
 
-// A rank file is 1-2 MB of JavaScript, so it is required on first use, not when @ctxkit/core loads.
-function loadRankFile(encoding: TiktokenEncoding): TiktokenRanks {
-  let loaded: unknown;
-  try {
-    const require = createRequire(import.meta.url);
-    loaded = encoding === "o200k_base" ? require("js-tiktoken/ranks/o200k_base") : require("js-tiktoken/ranks/cl100k_base");
-  } catch (error) {
-    // A bundle has no node_modules to require from: say how to hand the ranks over instead.
-    throw new ContextArgumentError(
-      `tiktokenCounter("${encoding}")`,
-      [
-        {
-          path: "ranks",
-          message:
-            `Cannot load js-tiktoken's rank file for ${encoding} (${error instanceof Error ? error.message : String(error)}). ` +
-            `In a bundle, import it and pass it: import ${encoding} from "js-tiktoken/ranks/${encoding}"; ` +
-            `tiktokenCounter({ encoding: "${encoding}", ranks: ${encoding} }).`,
-        },
-      ],
-      { cause: error },
-    );
-  }
-  // The CommonJS rank files export the object itself; `.default` only exists under ESM interop.
-  return checkRanks((loaded as { default?: TiktokenRanks }).default ?? (loaded as TiktokenRanks), encoding);
-}
-
-function checkRanks(ranks: TiktokenRanks, encoding: TiktokenEncoding): TiktokenRanks {
-  if (typeof ranks?.bpe_ranks !== "string") {
-    throw new ContextArgumentError(`tiktokenCounter("${encoding}")`, [
-      { path: "ranks", message: `has no "bpe_ranks" string: pass a js-tiktoken rank file, such as js-tiktoken/ranks/${encoding}` },
-    ]);
-  }
-  return ranks;
-}
-
-function buildEncoder(encoding: TiktokenEncoding, file: TiktokenRanks): Encoder {
-  const ranks = new Map<string, number>();
-  const bytePairRanks = new Int32Array(65_536).fill(NO_PAIR);
-  // Each line is `<label> <first rank> <base64 token> …`; atob yields the latin1 key directly.
-  for (const line of file.bpe_ranks.split("\n")) {
-    const fields = line.split(" ");
-    const firstRank = Number.parseInt(fields[1] ?? "", 10);
-    for (let index = 2; index < fields.length; index++) {
-      const token = atob(fields[index] ?? "");
-      const rank = firstRank + index - 2;
-      ranks.set(token, rank);
-      if (token.length === 2) bytePairRanks[(token.charCodeAt(0) << 8) | token.charCodeAt(1)] = rank;
-    }
-  }
-  return { pattern: new RegExp(PATTERNS[encoding], "uy"), ranks, bytePairRanks, mergedCounts: new Map() };
-}
-
-function getEncoder(encoding: TiktokenEncoding, ranks: TiktokenRanks | undefined): Encoder {
-  if (ranks !== undefined) {
-    let encoder = encodersByRanks.get(ranks);
-    if (encoder === undefined) {
-      encoder = buildEncoder(encoding, ranks);
-      encodersByRanks.set(ranks, encoder);
-    }
-    return encoder;
-  }
-  let encoder = encoders.get(encoding);
+function getEncoder(encoding: TiktokenEncoding, lookup: RankLookup): Encoder {
+  let encoder = encoders.get(lookup);
   if (encoder === undefined) {
-    encoder = buildEncoder(encoding, loadRankFile(encoding));
-    encoders.set(encoding, encoder);
+    encoder = { pattern: new RegExp(PATTERNS[encoding], "uy"), lookup, mergedCounts: new Map() };
+    encoders.set(lookup, encoder);
   }
   return encoder;
 }
 
-// Scratch space for mergeCount, sized for the largest piece; counting is synchronous, so one set suffices.
-const POSITION_SCALE = 2 ** 20;
-const nextStart = new Int32Array(MAX_PIECE_BYTES + 1);
-const previousStart = new Int32Array(MAX_PIECE_BYTES + 1);
-const pairRank = new Int32Array(MAX_PIECE_BYTES + 1);
-const heap = new Float64Array(3 * MAX_PIECE_BYTES);
-let heapSize = 0;
-
-function heapPush(key: number): void {
-  let index = heapSize++;
-  while (index > 0) {
-    const parent = (index - 1) >> 1;
-    const parentKey = heap[parent] as number;
-    if (parentKey <= key) break;
-    heap[index] = parentKey;
-    index = parent;
+/** Writes `piece` as UTF-8 into pieceBytes and returns its length in bytes. */
+function writePieceBytes(piece: string, isAscii: boolean): number {
+  if (pieceBytes.length < 3 * piece.length) pieceBytes = new Uint8Array(3 * piece.length);
+  if (isAscii) {
+    for (let index = 0; index < piece.length; index++) pieceBytes[index] = piece.charCodeAt(index);
+    return piece.length;
   }
-  heap[index] = key;
+  // A lone surrogate becomes U+FFFD, as it does in tiktoken's own UTF-8 encoding.
+  return utf8.encodeInto(piece, pieceBytes).written;
 }
 
-function heapPop(): number {
-  const top = heap[0] as number;
-  const last = heap[--heapSize] as number;
-  let index = 0;
-  for (;;) {
-    let child = 2 * index + 1;
-    if (child >= heapSize) break;
-    const right = child + 1;
-    if (right < heapSize && (heap[right] as number) < (heap[child] as number)) child = right;
-    if ((heap[child] as number) >= last) break;
-    heap[index] = heap[child] as number;
-    index = child;
-  }
-  heap[index] = last;
-  return top;
+/** The piece's bytes as a new latin1 string: a flat copy, so a cached key never keeps the text it was cut from alive. */
+function latin1Key(length: number): string {
+  return String.fromCharCode.apply(null, pieceBytes.subarray(0, length) as unknown as number[]);
 }
 
-function rankPair(bytes: string, ranks: ReadonlyMap<string, number>, start: number): number {
-  const middle = nextStart[start] as number;
-  if (middle >= bytes.length) return NO_PAIR;
-  return ranks.get(bytes.slice(start, nextStart[middle])) ?? NO_PAIR;
-}
-
-/**
- * Counts the parts BPE leaves of `bytes` (latin1, at most MAX_PIECE_BYTES long). It makes tiktoken's
- * merges (lowest rank first, leftmost on ties) with a heap of pairs instead of a scan per merge.
- */
-function mergeCount(bytes: string, { ranks, bytePairRanks }: Encoder): number {
-  const length = bytes.length;
-  heapSize = 0;
-  for (let start = 0; start < length; start++) {
-    nextStart[start] = start + 1;
-    previousStart[start] = start - 1;
-  }
-  pairRank[length - 1] = NO_PAIR;
-  for (let start = 0; start < length - 1; start++) {
-    const rank = bytePairRanks[(bytes.charCodeAt(start) << 8) | bytes.charCodeAt(start + 1)] as number;
-    pairRank[start] = rank;
-    if (rank !== NO_PAIR) heapPush(rank * POSITION_SCALE + start);
-  }
-  let parts = length;
-  while (heapSize > 0) {
-    const key = heapPop();
-    const start = key % POSITION_SCALE;
-    // A pair's bytes only grow, and ranks are unique, so a changed pair never keeps its old rank.
-    if (pairRank[start] !== (key - start) / POSITION_SCALE) continue;
-    const absorbed = nextStart[start] as number;
-    const end = nextStart[absorbed] as number;
-    nextStart[start] = end;
-    if (end < length) previousStart[end] = start;
-    pairRank[absorbed] = NO_PAIR;
-    parts -= 1;
-    const rank = rankPair(bytes, ranks, start);
-    pairRank[start] = rank;
-    if (rank !== NO_PAIR) heapPush(rank * POSITION_SCALE + start);
-    const previous = previousStart[start] as number;
-    if (previous >= 0) {
-      const previousRank = rankPair(bytes, ranks, previous);
-      pairRank[previous] = previousRank;
-      if (previousRank !== NO_PAIR) heapPush(previousRank * POSITION_SCALE + previous);
-    }
-  }
-  return parts;
-}
-
-function countPiece(bytes: string, encoder: Encoder): number {
-  if (encoder.ranks.has(bytes)) return 1;
-  if (bytes.length > MAX_PIECE_BYTES) return countLongPiece(bytes, encoder);
-  const { mergedCounts } = encoder;
-  let count = mergedCounts.get(bytes);
+function countPiece(piece: string, isAscii: boolean, encoder: Encoder): number {
+  const { lookup, mergedCounts } = encoder;
+  const length = writePieceBytes(piece, isAscii);
+  if (length <= MAX_TOKEN_BYTES && lookup.rankOf(pieceBytes, 0, length) !== NO_RANK) return 1;
+  if (length > MAX_PIECE_BYTES) return countLongPiece(length, lookup);
+  // An ASCII piece is its own latin1 key; a copy is made only when it is stored.
+  const key = isAscii ? piece : latin1Key(length);
+  let count = mergedCounts.get(key);
   if (count === undefined) {
-    count = mergeCount(bytes, encoder);
+    count = mergeCount(pieceBytes, 0, length, lookup);
     if (mergedCounts.size >= MERGED_COUNTS_LIMIT) mergedCounts.clear();
-    // A copy, not a slice: a key must not keep the whole text it was cut from alive.
-    mergedCounts.set(Buffer.from(bytes, "latin1").toString("latin1"), count);
+    mergedCounts.set(isAscii ? latin1Key(length) : key, count);
   }
   return count;
 }
 
-function countLongPiece(bytes: string, encoder: Encoder): number {
+function countLongPiece(length: number, lookup: RankLookup): number {
+  // Chunks are merged from pieceBytes in place; mergeCount's scratch is separate, so the bytes stay intact.
+  const bytes = pieceBytes;
   let total = 0;
-  for (let start = 0; start < bytes.length; ) {
-    let end = Math.min(start + MAX_PIECE_BYTES, bytes.length);
+  for (let start = 0; start < length; ) {
+    let end = Math.min(start + MAX_PIECE_BYTES, length);
     // Step back over UTF-8 continuation bytes (10xxxxxx) so no character is split.
-    while (end < bytes.length && (bytes.charCodeAt(end) & 0xc0) === 0x80) end -= 1;
-    total += mergeCount(bytes.slice(start, end), encoder);
+    while (end < length && ((bytes[end] as number) & 0xc0) === 0x80) end -= 1;
+    total += mergeCount(bytes, start, end - start, lookup);
     start = end;
   }
   return total;
@@ -274,32 +139,34 @@ function countSegment(text: string, encoder: Encoder): number {
   pattern.lastIndex = 0;
   for (let start = 0; start < text.length && pattern.test(text); start = pattern.lastIndex) {
     const piece = text.slice(start, pattern.lastIndex);
-    const bytes = isAscii || !NON_ASCII.test(piece) ? piece : Buffer.from(piece, "utf8").toString("latin1");
-    total += countPiece(bytes, encoder);
+    total += countPiece(piece, isAscii || !NON_ASCII.test(piece), encoder);
   }
   return total;
 }
 
 /**
  * An exact counter for OpenAI's `o200k_base` (the default) or `cl100k_base`. Special-token text such
- * as `<|endoftext|>` counts as plain text. The rank data loads on the first `count()` and is shared
- * by every counter of that encoding in the process. Bundled code, where js-tiktoken's rank files are
- * not on disk, passes them: `tiktokenCounter({ ranks: o200k_base })`.
+ * as `<|endoftext|>` counts as plain text. The rank table loads on the first `count()` (a few
+ * milliseconds) and is shared by every counter of that encoding in the process. Where it cannot load
+ * (a bundle, an edge runtime), pass it: `tiktokenCounter({ ranks: o200k_base })`, imported from
+ * `@ctxkit/core/ranks/o200k_base`.
  */
 export function tiktokenCounter(options: TiktokenEncoding | TiktokenCounterOptions = "o200k_base"): TokenCounter {
-  const { encoding = "o200k_base", ranks } = typeof options === "string" ? { encoding: options } : options;
-  if (encoding !== "o200k_base" && encoding !== "cl100k_base") {
+  const given = typeof options === "string" ? { encoding: options } : options;
+  const { ranks } = given;
+  if (given.encoding !== undefined && given.encoding !== "o200k_base" && given.encoding !== "cl100k_base") {
     throw new ContextArgumentError("tiktokenCounter", [
-      { path: "encoding", message: `unknown encoding ${JSON.stringify(encoding)}: use "o200k_base" or "cl100k_base"` },
+      { path: "encoding", message: `unknown encoding ${JSON.stringify(given.encoding)}: use "o200k_base" or "cl100k_base"` },
     ]);
   }
   // Checked now, not on the first count: a wrong import should fail where it is written.
-  if (ranks !== undefined) checkRanks(ranks, encoding);
+  const encoding = (ranks === undefined ? undefined : checkRankData(ranks, given.encoding)) ?? given.encoding ?? "o200k_base";
+  let encoder: Encoder | undefined;
   return {
     name: `tiktoken:${encoding}`,
     count(text: string): number {
       if (text.length === 0) return 0;
-      const encoder = getEncoder(encoding, ranks);
+      encoder ??= getEncoder(encoding, getRankLookup(encoding, ranks));
       if (text.length <= MAX_SCAN_CHARS) return countSegment(text, encoder);
       let total = 0;
       for (let start = 0; start < text.length; ) {
@@ -310,4 +177,26 @@ export function tiktokenCounter(options: TiktokenEncoding | TiktokenCounterOptio
       return total;
     },
   };
+}
+
+/**
+ * The token ranks of `text`, as tiktoken's `encode` gives them with special-token text read as plain text, a
+ * piece over MAX_PIECE_BYTES cut as `count()` cuts it. Counting never needs them: the tests compare them with
+ * js-tiktoken's to prove the rank table and the merge are tiktoken's own.
+ */
+export function encodeTokens(text: string, options: TiktokenEncoding | TiktokenCounterOptions = "o200k_base"): number[] {
+  const { encoding = "o200k_base", ranks } = typeof options === "string" ? { encoding: options } : options;
+  const lookup = getRankLookup(encoding, ranks);
+  const pattern = new RegExp(PATTERNS[encoding], "gu");
+  const ranksOut: number[] = [];
+  for (const [piece] of text.matchAll(pattern)) {
+    const length = writePieceBytes(piece, !NON_ASCII.test(piece));
+    for (let start = 0; start < length; ) {
+      let end = Math.min(start + MAX_PIECE_BYTES, length);
+      while (end < length && ((pieceBytes[end] as number) & 0xc0) === 0x80) end -= 1;
+      ranksOut.push(...mergeRanks(pieceBytes, start, end - start, lookup));
+      start = end;
+    }
+  }
+  return ranksOut;
 }

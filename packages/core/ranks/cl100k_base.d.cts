@@ -1,0 +1,3 @@
+// The cl100k_base rank table: pass it to tiktokenCounter({ ranks }) where the counter cannot load it itself.
+declare const ranks: { readonly encoding: "cl100k_base"; readonly tokenCount: number; readonly table: string };
+export = ranks;
