@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { FORMAT_NAMES } from "../../formats/detect-format.js";
 import { readSession } from "../../formats/read-session.js";
 import { createProgress, formatElapsed } from "../progress.js";
-import { bold, type CommandIo, wantsColour } from "../terminal.js";
+import { bold, type CommandIo, red, wantsColour } from "../terminal.js";
 import { writeFileAtomically } from "../write-file-atomically.js";
 import { createEvaluator, type TuneSession } from "./evaluate-configuration.js";
 import { recommendConfiguration } from "./recommend-configuration.js";
@@ -102,12 +102,16 @@ export async function tuneCommand(argv: readonly string[], io: CommandIo): Promi
       };
     } catch (error) {
       if (signal.aborted) throw error;
-      // A configuration whose replay throws is excluded as faulty, and the search goes on.
+      // A configuration whose replay throws is reported, excluded as faulty, and the search goes on.
+      const failure = error instanceof Error ? error.message : String(error);
+      progress.done();
+      io.stderr.write(`${red("ctxkit tune:", wantsColour(io.stderr, io.env))} ${label}: the replay failed: ${failure}\n`);
+      if (options.debug && error instanceof Error && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
       return {
         knobs,
         label,
         config,
-        failure: error instanceof Error ? error.message : String(error),
+        failure,
         cost: Number.NaN,
         retention: Number.NaN,
         faults: 1,
