@@ -35,6 +35,15 @@ describe("fromGeminiContents", () => {
     expect(fromGeminiContents(contents)).toEqual(messages);
   });
 
+  it('should take an empty id as none, as createPartFromFunctionResponse(call.id ?? "", …) writes it', () => {
+    const [, , result] = fromGeminiContents([
+      { role: "user", parts: [{ text: "Go." }] },
+      { role: "model", parts: [{ functionCall: { name: "run", args: {} } }] },
+      { role: "user", parts: [{ functionResponse: { id: "", name: "run", response: { output: "ok" } } }] },
+    ]);
+    expect(result).toMatchObject({ tool_call_id: "gemini-call-0-run" });
+  });
+
   it("should keep the ids Gemini gave", () => {
     const [, call, result] = fromGeminiContents([
       { role: "user", parts: [{ text: "Go." }] },

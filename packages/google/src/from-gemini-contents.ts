@@ -71,6 +71,12 @@ function fromContentPart(part: InputRecord): ContentPart[] {
   return [{ type: GEMINI_PART, part: part.value }];
 }
 
+/** A call's or a response's id; an empty one counts as none (`createPartFromFunctionResponse(call.id ?? "", …)`). */
+function idOf(record: InputRecord): string | undefined {
+  const id = record.optionalString("id");
+  return id === "" ? undefined : id;
+}
+
 function fromModelParts(parts: readonly InputRecord[]): Message {
   const content: ContentPart[] = [];
   const signatures: ContentPart[] = [];
@@ -90,7 +96,7 @@ function fromModelParts(parts: readonly InputRecord[]): Message {
     if (callExtra !== undefined) call.fail("a function call takes id, name and args (partial arguments are not kept)", callExtra);
     const name = call.nonEmptyString("name");
     const k = counter.next(name);
-    const id = call.has("id") ? call.nonEmptyString("id") : functionCallIdFor(name, k);
+    const id = idOf(call) ?? functionCallIdFor(name, k);
     if (call.has("args")) call.record("args");
     calls.push({ id, type: "function", function: { name, arguments: argumentsFromToolInput(call.value["args"]) } });
     if (part.has("thoughtSignature"))
@@ -120,7 +126,7 @@ function fromUserParts(parts: readonly InputRecord[]): Message[] {
       response.fail("a function response takes id, name and response (multimodal parts and scheduling are not kept)", responseExtra);
     const name = response.nonEmptyString("name");
     const k = counter.next(name);
-    const id = response.has("id") ? response.nonEmptyString("id") : functionCallIdFor(name, k);
+    const id = idOf(response) ?? functionCallIdFor(name, k);
     const value = response.has("response") ? response.record("response").value : {};
     results.push({ role: "tool", tool_call_id: id, name, ...toolContentOf(value) });
   }

@@ -7,7 +7,9 @@ import { contextMiddleware, toModelMessages } from "@ctxkit/ai-sdk";
 import { contextMessages, toAnthropicMessages } from "@ctxkit/anthropic";
 import { runAdapterLoopConformance, type AdapterLoop, type AdapterSubject } from "@ctxkit/conformance";
 import type { ContextManager } from "@ctxkit/core";
+import { contextModels, toGeminiContents } from "@ctxkit/google";
 import { contextChatCompletions, contextResponses, toChatCompletionMessages, toResponseInputItems } from "@ctxkit/openai";
+import { GoogleGenAI } from "@google/genai";
 import { generateText, wrapLanguageModel, type LanguageModelMiddleware } from "ai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +65,16 @@ const LOOPS: Record<string, AdapterLoop> = {
       server.answer = reply;
       const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test", maxRetries: 0 });
       return contextResponses(client, manager).create({ model: "gpt-4.1-mini", input: toResponseInputItems([...input]) });
+    },
+  },
+  contextModels: {
+    inputs: ["new"],
+    carriesNonJsonNumbers: false,
+    repliesPerRequest: true,
+    call(manager, input, reply) {
+      server.answer = reply;
+      const ai = new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: server.url } });
+      return contextModels(ai, manager).generateContent({ model: "gemini-2.5-flash", contents: toGeminiContents([...input]).contents });
     },
   },
   contextMiddleware: {

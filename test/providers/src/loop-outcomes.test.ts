@@ -7,8 +7,10 @@ import { contextMessages } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { ScriptedUsage } from "@ctxkit/conformance";
 import { ContextOverflowError, type ContextEventMap, type EventHandler } from "@ctxkit/core";
+import { contextModels } from "@ctxkit/google";
 import { contextChatCompletions, contextResponses } from "@ctxkit/openai";
 import { generateText, wrapLanguageModel } from "ai";
+import { GoogleGenAI } from "@google/genai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedProvider, type ScriptedProvider } from "./scripted-provider.js";
@@ -61,6 +63,19 @@ const LOOPS: Record<string, Loop> = {
   "contextResponses (streamed)": async (context, text, onEvent) => {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test", maxRetries: 0 });
     const stream = await contextResponses(client, context, { onEvent }).create({ model: "gpt-4.1-mini", stream: true, input: text });
+    return stream.finalResponse();
+  },
+  contextModels: (context, text, onEvent) =>
+    contextModels(new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: server.url } }), context, { onEvent }).generateContent({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text }] }],
+    }),
+  "contextModels (streamed)": async (context, text, onEvent) => {
+    const ai = new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: server.url } });
+    const stream = await contextModels(ai, context, { onEvent }).generateContentStream({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text }] }],
+    });
     return stream.finalResponse();
   },
   contextMiddleware: (context, text, onEvent) =>

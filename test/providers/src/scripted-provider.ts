@@ -1,4 +1,4 @@
-// One loopback server that answers the Messages, Chat Completions and Responses APIs as a script says: an
+// One loopback server that answers the Messages, Chat Completions, Responses and Gemini APIs as a script says: an
 // answer with the usage the test chooses (malformed ones included), a rejection of every request as too long, or
 // either for each request as the kit counts it (`replyTo`).
 // Each request is first held to the kit's strict rules for its API, so a loop that sends a bad request fails. A request
@@ -6,6 +6,7 @@
 import { checkAnthropicRequest, checkChatCompletionRequest, replyTo, type ScriptedReply } from "@ctxkit/conformance";
 import { anthropicError, streamedMessage } from "./anthropic-imitation.js";
 import { streamedCompletion } from "./chat-completions-imitation.js";
+import { scriptedGeminiReply } from "./gemini-imitation.js";
 import { startLoopbackServer, type LoopbackServer, type Reply } from "./loopback-server.js";
 import { openAIError, openAIId } from "./openai-errors.js";
 import { streamedResponse } from "./responses-imitation.js";
@@ -119,6 +120,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
           streamedCompletion(reply as never, includeUsage, undefined),
         );
       }
+      if (/:(generateContent|streamGenerateContent)(\?|$)/.test(path)) return scriptedGeminiReply(path, body, provider.answer);
       if (path.endsWith("/responses"))
         return streamedIf(streamed, responseReply(body, provider.answer), (reply) => streamedResponse(reply as never, undefined));
       return openAIError(404, `no route ${path}`, null, null, "not_found");
