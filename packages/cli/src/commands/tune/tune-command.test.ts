@@ -203,6 +203,17 @@ describe("ctxkit tune in process", () => {
     expect(stdout.text().startsWith("\u001b[1mPareto frontier")).toBe(true);
   });
 
+  it("should say in the text where the time limit stopped it", async () => {
+    const stdout = stream(false);
+    await main(["tune", ledger, "--budget", String(BUDGET), "--time-limit", "1ms"], {
+      stdout,
+      stderr: stream(false),
+      env: {},
+      cwd: folder,
+    });
+    expect(stdout.text()).toMatch(/ configurations in \d+s \(stopped at --time-limit 1ms\)\./);
+  });
+
   it("should stop at --time-limit and say so, leaving out the configuration it cut short", async () => {
     const stdout = stream(false);
     const code = await main(["tune", ledger, "--budget", String(BUDGET), "--time-limit", "1ms", "--json", "-"], {
@@ -213,6 +224,7 @@ describe("ctxkit tune in process", () => {
     });
     const json = JSON.parse(stdout.text()) as TuneJson;
     expect(json.search.stop).toBe("time-limit");
+    expect(json.search.searched).toBeLessThan(json.search.maxConfigs);
     expect(json.configurations.every((point) => point.figures.requests === 16)).toBe(true);
     expect(code).toBe(json.recommended === null ? 1 : 0);
   });

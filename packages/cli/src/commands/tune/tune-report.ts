@@ -74,7 +74,9 @@ function frontierCells(point: TunedPoint, recommended: TunedPoint | undefined): 
 const STOPS: Record<SearchStop, (report: TuneReport) => string> = {
   converged: () => "no configuration next to the frontier was left to try",
   "max-configs": (report) => `stopped at --max-configs ${report.maxConfigs}`,
-  "time-limit": (report) => `stopped at --time-limit ${formatElapsed(report.timeLimitMs)}`,
+  // Under a second the limit is shown as given, not as "0s".
+  "time-limit": (report) =>
+    `stopped at --time-limit ${report.timeLimitMs < 1000 ? `${report.timeLimitMs}ms` : formatElapsed(report.timeLimitMs)}`,
 };
 
 /** The first configuration replayed, core's default thresholds: what the frontier is to be compared with. */
