@@ -11,6 +11,7 @@ export function inspectPageScript(): void {
   const COLORS = ["#6b4c9a", "#8c564b", "#1f6fb4", "#2e7d32", "#e08a00", "#00838f", "#c2185b", "#757575"];
   const SVG = "http://www.w3.org/2000/svg";
   const number = (value: number): string => value.toLocaleString("en");
+  const messagesOf = (count: number): string => `${number(count)} message${count === 1 ? "" : "s"}`;
   const byId = (id: string): HTMLElement => document.getElementById(id)!;
   const element = (tag: string, text?: string, className?: string): HTMLElement => {
     const made = document.createElement(tag);
@@ -115,19 +116,23 @@ export function inspectPageScript(): void {
     const share = data.budget === 0 ? 0 : (request.total / data.budget) * 100;
     const headline = request.refused
       ? `Request ${number(index + 1)} of ${number(data.requests.length)}, before message ${number(request.at)}: refused (even the smallest view did not fit ${number(data.budget)} tokens).`
-      : `Request ${number(index + 1)} of ${number(data.requests.length)}, before message ${number(request.at)}: ${number(request.total)} of ${number(data.budget)} tokens (${share.toFixed(0)}%), ${number(request.viewLength)} messages. Cached prefix ended after ${number(request.sharedPrefix.messages)} messages (${number(request.sharedPrefix.tokens)} tokens).${request.compacted ? " Compacted on this request." : ""}`;
+      : `Request ${number(index + 1)} of ${number(data.requests.length)}, before message ${number(request.at)}: ${number(request.total)} of ${number(data.budget)} tokens (${share.toFixed(0)}%), ${messagesOf(request.viewLength)}. Cached prefix ended after ${messagesOf(request.sharedPrefix.messages)} (${number(request.sharedPrefix.tokens)} tokens).${request.compacted ? " Compacted on this request." : ""}`;
     details.appendChild(element("p", headline));
     const table = element("table");
     table.appendChild(element("caption", "The view's tokens by category"));
-    const body = element("tbody");
+    const head = element("tr");
+    const values = element("tr");
     request.tokens.forEach((tokens, category) => {
-      const row = element("tr");
       const name = element("th", data.categories[category]!.label);
-      name.setAttribute("scope", "row");
-      row.append(name, element("td", number(tokens)));
-      body.appendChild(row);
+      name.setAttribute("scope", "col");
+      head.appendChild(name);
+      values.appendChild(element("td", number(tokens)));
     });
-    table.appendChild(body);
+    const thead = element("thead");
+    thead.appendChild(head);
+    const tbody = element("tbody");
+    tbody.appendChild(values);
+    table.append(thead, tbody);
     details.appendChild(table);
     if (request.compaction !== undefined) {
       const open = element("button", `Show compaction #${request.compaction + 1}`);
@@ -188,7 +193,7 @@ export function inspectPageScript(): void {
       body.appendChild(
         element(
           "p",
-          `Receipt ${receipt.id}, ${receipt.at}: aimed for ${number(receipt.target)} tokens; the new view shares ${number(receipt.sharedPrefix.messages)} leading messages (${number(receipt.sharedPrefix.tokens)} tokens) with the previous one.`,
+          `Receipt ${receipt.id}, ${receipt.at}: aimed for ${number(receipt.target)} tokens; the new view shares ${messagesOf(receipt.sharedPrefix.messages)} at its start (${number(receipt.sharedPrefix.tokens)} tokens) with the previous one.`,
         ),
       );
       body.appendChild(bar("before", compaction.before, receipt.tokensBefore));
@@ -229,7 +234,7 @@ export function inspectPageScript(): void {
   const next = byId("next");
   if (data.next === undefined) next.textContent = "This manager cannot explain its views (it has no explainView).";
   else
-    next.textContent = `${number(data.next.tokens)} of ${number(data.next.budget)} tokens${data.next.compaction === undefined ? "" : `, after a compaction (${data.next.compaction})`}; it shares ${number(data.next.sharedPrefix.messages)} leading messages (${number(data.next.sharedPrefix.tokens)} tokens) with the last view.`;
+    next.textContent = `${number(data.next.tokens)} of ${number(data.next.budget)} tokens${data.next.compaction === undefined ? "" : `, after a compaction (${data.next.compaction})`}; it shares ${messagesOf(data.next.sharedPrefix.messages)} at its start (${number(data.next.sharedPrefix.tokens)} tokens) with the last view.`;
 
   // ── Messages: searched and shown a page at a time, so a long session stays quick ──
   const reasonOf = (message: InspectMessage): string => {
