@@ -1,7 +1,7 @@
 // `pnpm test`: builds the packages, starts the PostgreSQL and Redis test servers that are not running yet (and
 // only those), runs vitest with the arguments given, stops the servers it started (also on failure and Ctrl-C),
 // and ends with every skipped test's reason, grouped, and with anything the tests left in their temporary folder.
-// Exits with vitest's code.
+// It hands the tests the Chromium path it found (CTXKIT_CHROMIUM_PATH) and installs nothing. Exits with vitest's code.
 // A server is known, and left alone, when its URL variable is set or .tmp/<name>.env names one that answers.
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -60,6 +60,15 @@ export async function findKnownServer(server, { env = process.env, root = ROOT }
   const fromFile = readEnvFile(join(root, server.envFile), server.variable);
   if (fromFile !== undefined && (await isListening(fromFile, server.defaultPort))) return { source: "file", url: fromFile };
   return undefined;
+}
+
+/**
+ * The browser the browser tests drive: `CTXKIT_CHROMIUM_PATH` when set, else Debian's package's path; `found` says
+ * whether it is there. Nothing is installed here: `.ci/run` installs it (scripts/chromium.sh), as a person may.
+ */
+export function findChromium({ env = process.env, exists = existsSync } = {}) {
+  const path = env.CTXKIT_CHROMIUM_PATH || "/usr/bin/chromium";
+  return { path, found: exists(path) };
 }
 
 /** Runs a command with the terminal's streams; resolves with its exit code (128 + signal number when killed). */
@@ -131,10 +140,14 @@ async function main() {
     }
     if (interrupted) return;
 
+    const chromium = findChromium();
+    if (chromium.found) log(`Chromium: ${chromium.path}`);
+    else notice.push(`No Chromium at ${chromium.path}: the browser tests skipped (bash scripts/chromium.sh install installs it).`);
+
     const reporters = passed.some((argument) => argument.startsWith("--reporter")) ? [] : ["--reporter=default"];
     exitCode = await run("vitest", ["run", ...reporters, "--reporter=./scripts/skip-reporter.mjs", ...passed], {
       onChild: (child) => (current = child),
-      env: { TMPDIR: scratch, CTXKIT_SKIP_REPORT: reportFile },
+      env: { TMPDIR: scratch, CTXKIT_SKIP_REPORT: reportFile, CTXKIT_CHROMIUM_PATH: chromium.path },
     });
     // tsx keeps its compile cache in the temporary folder under a fixed name, by design: not something a test made.
     const left = readdirSync(scratch).filter((name) => !/^tsx-\d+$/.test(name));
