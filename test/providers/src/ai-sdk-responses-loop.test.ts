@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { createOpenAI } from "@ai-sdk/openai";
 import { contextMiddleware } from "@ctxkit/ai-sdk";
 import { createSimpleContext } from "@ctxkit/context-simple";
-import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "ai";
+import { generateText, jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
@@ -63,6 +63,36 @@ describe("contextMiddleware over the AI SDK's OpenAI Responses provider", () => 
     const inlineTrimmed = inputs.flat().filter((item) => item.role === "assistant" && TRIM_MARKER.test(JSON.stringify(item.content)));
     expect(inlineTrimmed.length).toBeGreaterThan(0);
     for (const item of inlineTrimmed) expect(item.id).toBeUndefined();
+  });
+
+  it("should run the README's streamText loop for 12 turns within the window, and be the code the README shows", async () => {
+    const context = createSimpleContext({ maxTokens: WINDOW });
+    const recoveries = countRecoveries(context);
+    const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: "test" });
+    const model = wrapLanguageModel({ model: openai.responses("gpt-4.1-mini"), middleware: contextMiddleware(context) });
+    const before = server.requests.length;
+    let shown = "";
+    const show = (text: string) => {
+      shown += text;
+    };
+    // readme-stream:start
+    async function askStreamed(question: string): Promise<string> {
+      const result = streamText({ model, tools, prompt: question, stopWhen: stepCountIs(5), maxOutputTokens: 2_560 });
+      for await (const text of result.textStream) show(text);
+      return result.text;
+    }
+    // readme-stream:end
+    const answers: string[] = [];
+    for (let turn = 1; turn <= 12; turn += 1) answers.push(await askStreamed(questionFor(turn)));
+    answers.forEach((answer, index) => expect(answer).toMatch(new RegExp(`^Turn ${index + 1}:`)));
+    expect(shown).toBe(answers.join(""));
+    const requests = server.requests.slice(before).filter((request) => request.path === "/v1/responses");
+    expect(requests.every((request) => request.body["stream"] === true)).toBe(true);
+    expect(requests.filter((request) => request.status !== 200).length).toBe(recoveries());
+    for (const request of requests.filter((request) => request.status === 200))
+      expect(request.promptTokens! + MAX_OUTPUT).toBeLessThanOrEqual(WINDOW);
+    const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"), "readme-stream");
+    expect(readmeHolds(new URL("../../../packages/ai-sdk/README.md", import.meta.url), region)).toBe(true);
   });
 
   it("should be the loop the README shows", () => {

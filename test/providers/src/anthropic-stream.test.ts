@@ -3,7 +3,7 @@
 // stream that is left, aborted or fails midway leaves the manager as it was before the call.
 import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
-import type { Message as AnthropicResponse, MessageParam, Tool } from "@anthropic-ai/sdk/resources/messages";
+import type { Message as AnthropicResponse, MessageParam, Tool, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import { contextMessages } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnthropicImitation } from "./anthropic-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
 import { withOrdinalIds } from "./ordinal-ids.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
 import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
@@ -69,18 +69,45 @@ function history(): Message[] {
 }
 
 describe("contextMessages with stream: true", () => {
-  it("should run the README's streaming example, and be the code the README shows", async () => {
-    const claude = contextMessages(client, createSimpleContext({ maxTokens: WINDOW }));
-    const question = questionFor(4);
+  it("should run the README's streamed tool loop for 12 turns, every accepted request within the window, and be the code the README shows", async () => {
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
+    const recoveries = countRecoveries(context);
+    const before = server.requests.length;
+    let shown = "";
+    const show = (text: string) => {
+      shown += text;
+    };
+    const runTool = async (call: Anthropic.ToolUseBlock) => readFile(JSON.stringify(call.input));
     // readme-stream:start
-    const stream = await claude.create({ model, max_tokens: 1024, stream: true, messages: [{ role: "user", content: question }] });
-    let text = "";
-    for await (const event of stream)
-      if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
-    const message = await stream.finalResponse(); // as create returns it, and already in the manager
+    const claude = contextMessages(client, context);
+    async function send(messages: MessageParam[]): Promise<Anthropic.Message> {
+      const stream = await claude.create({ model, tools, max_tokens: 1024, stream: true, messages });
+      for await (const event of stream)
+        if (event.type === "content_block_delta" && event.delta.type === "text_delta") show(event.delta.text);
+      return stream.finalResponse(); // as create returns it, and already in the manager
+    }
+    async function askStreamed(question: string): Promise<string> {
+      let response = await send([{ role: "user", content: question }]);
+      while (response.stop_reason === "tool_use") {
+        const calls = response.content.filter((block) => block.type === "tool_use");
+        const results: ToolResultBlockParam[] = await Promise.all(
+          calls.map(async (call) => ({ type: "tool_result" as const, tool_use_id: call.id, content: await runTool(call) })),
+        );
+        response = await send([{ role: "user", content: results }]);
+      }
+      return response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+    }
     // readme-stream:end
-    expect(text).toBe(message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(""));
-    expect(message.stop_reason).toBe("tool_use");
+    const answers: string[] = [];
+    for (let turn = 1; turn <= 12; turn += 1) answers.push(await askStreamed(questionFor(turn)));
+    answers.forEach((answer, index) => expect(answer).toMatch(new RegExp(`^Turn ${index + 1}:`)));
+    expect(shown).toBe(answers.join(""));
+    const requests = server.requests.slice(before);
+    const rejected = requests.filter((request) => request.status !== 200);
+    expect(recoveries()).toBeGreaterThan(0);
+    expect(rejected.length).toBe(recoveries());
+    for (const request of requests.filter((request) => request.status === 200))
+      expect(request.promptTokens! + 1024).toBeLessThanOrEqual(WINDOW);
     const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"), "readme-stream");
     expect(readmeHolds(new URL("../../../packages/anthropic/README.md", import.meta.url), region)).toBe(true);
   });

@@ -6,12 +6,17 @@ import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
 import { contextChatCompletions } from "@ctxkit/openai";
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type {
+  ChatCompletion,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
 import { withOrdinalIds } from "./ordinal-ids.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
 import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
@@ -69,17 +74,41 @@ function history(): Message[] {
 }
 
 describe("contextChatCompletions with stream: true", () => {
-  it("should run the README's streaming example, and be the code the README shows", async () => {
-    const chat = contextChatCompletions(client, createSimpleContext({ maxTokens: WINDOW }));
-    const question = questionFor(4);
+  it("should run the README's streamed tool loop for 12 turns, every accepted request within the window, and be the code the README shows", async () => {
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
+    const recoveries = countRecoveries(context);
+    const before = server.requests.length;
+    let shown = "";
+    const show = (text: string) => {
+      shown += text;
+    };
+    const runTool = async (call: ChatCompletionMessageToolCall) => (call.type === "function" ? readFile(call.function.arguments) : "");
     // readme-stream:start
-    const stream = await chat.create({ model, stream: true, messages: [{ role: "user", content: question }] });
-    let text = "";
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
-    const completion = await stream.finalResponse(); // as create returns it, and already in the manager
+    const chat = contextChatCompletions(client, context);
+    async function ask(question: string): Promise<string | null> {
+      let messages: ChatCompletionMessageParam[] = [{ role: "user", content: question }];
+      for (;;) {
+        const stream = await chat.create({ model, tools, max_tokens: 1024, stream: true, messages });
+        for await (const chunk of stream) show(chunk.choices[0]?.delta.content ?? "");
+        const completion = await stream.finalResponse(); // as create returns it, and already in the manager
+        const calls = completion.choices[0]!.message.tool_calls ?? [];
+        if (calls.length === 0) return completion.choices[0]!.message.content;
+        messages = await Promise.all(
+          calls.map(async (call) => ({ role: "tool" as const, tool_call_id: call.id, content: await runTool(call) })),
+        );
+      }
+    }
     // readme-stream:end
-    expect(text).toBe(completion.choices[0]!.message.content ?? "");
-    expect(completion.choices[0]!.message.tool_calls).toHaveLength(1);
+    const answers: (string | null)[] = [];
+    for (let turn = 1; turn <= 12; turn += 1) answers.push(await ask(questionFor(turn)));
+    answers.forEach((answer, index) => expect(answer).toMatch(new RegExp(`^Turn ${index + 1}:`)));
+    expect(shown).toBe(answers.join(""));
+    const requests = server.requests.slice(before);
+    const rejected = requests.filter((request) => request.status !== 200);
+    expect(recoveries()).toBeGreaterThan(0);
+    expect(rejected.length).toBe(recoveries());
+    for (const request of requests.filter((request) => request.status === 200))
+      expect(request.promptTokens! + 1024).toBeLessThanOrEqual(WINDOW);
     const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"), "readme-stream");
     expect(readmeHolds(new URL("../../../packages/openai/README.md", import.meta.url), region)).toBe(true);
   });

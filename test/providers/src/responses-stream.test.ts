@@ -1,16 +1,18 @@
 // contextResponses with stream: true, the real OpenAI client over HTTP against the strict imitation: the streamed
 // loop (reasoning on) stores what the non-streamed one stores, an overflow is retried before the first event, and a
 // stream that is left, aborted or fails midway leaves the manager as it was before the call.
+import { readFileSync } from "node:fs";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
 import { contextResponses } from "@ctxkit/openai";
 import OpenAI from "openai";
-import type { FunctionTool, Response, ResponseInputItem } from "openai/resources/responses/responses";
+import type { FunctionTool, Response, ResponseFunctionToolCall, ResponseInputItem } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
 import { withOrdinalIds } from "./ordinal-ids.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
+import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
 import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
 
@@ -73,6 +75,48 @@ function history(): Message[] {
 }
 
 describe("contextResponses with stream: true", () => {
+  it("should run the README's streamed tool loop for 12 turns, every accepted request within the window, and be the code the README shows", async () => {
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
+    const recoveries = countRecoveries(context);
+    const before = server.requests.length;
+    let shown = "";
+    const show = (text: string) => {
+      shown += text;
+    };
+    const runTool = async (call: ResponseFunctionToolCall) => readFile(call.arguments);
+    const responses = contextResponses(client, context);
+    // readme-stream:start
+    async function send(input: string | ResponseInputItem[]): Promise<Response> {
+      const stream = await responses.create({ ...params, stream: true, input });
+      for await (const event of stream) if (event.type === "response.output_text.delta") show(event.delta);
+      return stream.finalResponse(); // as create returns it, and already in the manager
+    }
+    async function askStreamed(question: string): Promise<string> {
+      let response = await send(question);
+      for (;;) {
+        const calls = response.output.filter((item) => item.type === "function_call");
+        if (calls.length === 0) return response.output_text;
+        const outputs = await Promise.all(
+          calls.map(async (call) => ({ type: "function_call_output" as const, call_id: call.call_id, output: await runTool(call) })),
+        );
+        response = await send(outputs);
+      }
+    }
+    // readme-stream:end
+    const answers: string[] = [];
+    for (let turn = 1; turn <= 12; turn += 1) answers.push(await askStreamed(questionFor(turn)));
+    answers.forEach((answer, index) => expect(answer).toMatch(new RegExp(`^Turn ${index + 1}:`)));
+    expect(shown).toBe(answers.join(""));
+    const requests = server.requests.slice(before);
+    const rejected = requests.filter((request) => request.status !== 200);
+    expect(recoveries()).toBeGreaterThan(0);
+    expect(rejected.length).toBe(recoveries());
+    for (const request of requests.filter((request) => request.status === 200))
+      expect(request.promptTokens! + 1024).toBeLessThanOrEqual(WINDOW);
+    const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"), "readme-stream");
+    expect(readmeHolds(new URL("../../../packages/openai/README.md", import.meta.url), region)).toBe(true);
+  });
+
   it("should store, over a streamed tool loop with reasoning, the history the non-streamed loop stores, and report each usage", async () => {
     const unstreamed = createSimpleContext({ maxTokens: WINDOW });
     const responses = contextResponses(client, unstreamed);
