@@ -40,6 +40,37 @@ describe("geminiContents", () => {
     expect(skipped).toEqual({ "thought part": 2, "thoughtSignature field": 1, "error key": 1 });
   });
 
+  // (regression) Calls the Gemini API sent without an id were read as id "undefined", and two of them were refused as one id twice.
+  it("should give function calls without ids the stable ids of @ctxkit/google, their responses the same", () => {
+    const history = [
+      { role: "user", parts: [{ text: "Read a and b." }] },
+      {
+        role: "model",
+        parts: [{ functionCall: { name: "read_file", args: { path: "a" } } }, { functionCall: { name: "read_file", args: { path: "b" } } }],
+      },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "read_file", response: { output: "A" } } },
+          { functionResponse: { name: "read_file", response: { output: "B" } } },
+        ],
+      },
+    ];
+    const { messages } = geminiContents.read({ file: "history.json", text: JSON.stringify(history, null, 2) });
+    expect(messages.slice(1)).toEqual([
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "gemini-call-0-read_file", type: "function", function: { name: "read_file", arguments: '{"path": "a"}' } },
+          { id: "gemini-call-1-read_file", type: "function", function: { name: "read_file", arguments: '{"path": "b"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "gemini-call-0-read_file", name: "read_file", content: "A" },
+      { role: "tool", tool_call_id: "gemini-call-1-read_file", name: "read_file", content: "B" },
+    ]);
+  });
+
   it("should name the line of a content that is not a turn", () => {
     const broken = text.replace('{ "role": "model", "parts": [{ "text": "Only', '{ "role": "tool", "parts": [{ "text": "Only');
     expect(String(readError(geminiContents, "history.json", broken))).toContain("history.json:24: content 5");

@@ -1,7 +1,7 @@
 // generateContentStream's chunks folded into the response generateContent returns: text pieces joined, calls whole.
 import { ContextStreamError } from "@ctxkit/core";
 import type { StreamAssembly } from "@ctxkit/core/kit";
-import { GenerateContentResponse, type Candidate, type Part } from "@google/genai";
+import type { Candidate, GenerateContentResponse, Part } from "@google/genai";
 
 const PROVIDER = "Gemini";
 
@@ -33,10 +33,13 @@ export function responseAssembly(): StreamAssembly<GenerateContentResponse, Gene
   const parts: Part[] = [];
   let candidate: Omit<Candidate, "content"> = {};
   let response: Record<string, unknown> = {};
+  // The SDK's class (its `text` and `functionCalls` getters), taken from the chunks: @google/genai stays a type-only import.
+  let prototype: object = Object.prototype;
   let finished = false;
   return {
     add(chunk) {
       if (typeof chunk !== "object" || chunk === null) throw new ContextStreamError(PROVIDER, "a chunk of the stream is no object");
+      prototype = Object.getPrototypeOf(chunk) as object;
       const { candidates, ...rest } = chunk as GenerateContentResponse;
       response = { ...response, ...rest };
       const first = candidates?.find((each) => (each.index ?? 0) === 0);
@@ -54,7 +57,7 @@ export function responseAssembly(): StreamAssembly<GenerateContentResponse, Gene
     },
     finish() {
       if (!finished) return undefined;
-      return Object.assign(new GenerateContentResponse(), response, {
+      return Object.assign(Object.create(prototype) as GenerateContentResponse, response, {
         candidates: [{ ...candidate, content: { role: "model", parts } }],
       });
     },
