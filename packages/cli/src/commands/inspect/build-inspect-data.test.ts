@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createContextManager, type EventHandler, type Message } from "@ctxkit/core";
+import { ContextLockedError, createContextManager, type EventHandler, type Message } from "@ctxkit/core";
 import { canListCompactions } from "@ctxkit/core/kit";
 import { sampleTurn, systemMessage } from "@ctxkit/core/testing";
 import { JsonlFileStore } from "@ctxkit/context-persistent";
@@ -109,5 +109,19 @@ describe("inspectStored", () => {
     await expect(readStoredSession({ kind: "journal", file: join(folder, "absent.jsonl") }, {}, undefined)).rejects.toThrow(
       /absent\.jsonl does not exist/,
     );
+  });
+});
+
+describe("readStoredSession on a journal in use", () => {
+  it("should refuse a journal another manager holds open, naming it, instead of reading a line being written", async () => {
+    const writer = await createContextManager({ store: new JsonlFileStore({ directory: folder, sessionId: "busy" }) });
+    try {
+      await writer.addMessage({ role: "user", content: "hello" });
+      const reading = readStoredSession({ kind: "journal", file: join(folder, "busy.jsonl") }, {}, undefined);
+      await expect(reading).rejects.toBeInstanceOf(ContextLockedError);
+      await expect(reading).rejects.toThrow(/busy\.jsonl/);
+    } finally {
+      await writer.close();
+    }
   });
 });

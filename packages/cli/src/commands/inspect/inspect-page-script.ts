@@ -180,10 +180,12 @@ export function inspectPageScript(): void {
     const dropped = receipt.fateCounts.dropped + receipt.fateCounts.summarized + receipt.fateCounts.cleared + receipt.fateCounts.trimmed;
     const strategies = [...new Set(receipt.steps.filter((step) => step.applied).map((step) => step.strategy))].join(", ");
     const where = compaction.request === undefined ? "" : ` · request ${number(compaction.request + 1)}`;
+    // Set by undoCompaction on a manager that can take a compaction back.
+    const undoneAt = (receipt as { undoneAt?: string }).undoneAt;
     details.appendChild(
       element(
         "summary",
-        `#${index + 1}${where} · ${receipt.reason} · ${number(receipt.tokensBefore)} → ${number(receipt.tokensAfter)} tokens · ${number(dropped)} messages changed${strategies === "" ? "" : ` by ${strategies}`}`,
+        `#${index + 1}${where} · ${receipt.reason} · ${number(receipt.tokensBefore)} → ${number(receipt.tokensAfter)} tokens · ${messagesOf(dropped)} changed${strategies === "" ? "" : ` by ${strategies}`}${undoneAt === undefined ? "" : ` · undone ${undoneAt}`}`,
       ),
     );
     details.addEventListener("toggle", () => {
