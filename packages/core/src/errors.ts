@@ -30,7 +30,8 @@ export type ContextErrorCode =
   | "CONTEXT_STORE_CORRUPT"
   | "CONTEXT_STORE_UNAVAILABLE"
   | "CONTEXT_ARGUMENT"
-  | "CONTEXT_SUMMARIZER";
+  | "CONTEXT_SUMMARIZER"
+  | "CONTEXT_UNDO";
 
 export class ContextError extends Error {
   /** Stable: match on it, not on the message. */
@@ -266,5 +267,21 @@ export class ContextSummarizerError extends ContextError {
   constructor(summarizer: string, problem: string, options?: { cause?: unknown }) {
     super("CONTEXT_SUMMARIZER", `The summarizer ${summarizer} ${problem}`, options);
     this.summarizer = summarizer;
+  }
+}
+
+/** Why `undoCompaction` refused: no such receipt, undone already, or the state it replaced is no longer kept. */
+export type UndoRefusal = "unknown" | "already-undone" | "state-dropped";
+
+/** `undoCompaction(id)` could not undo: nothing was changed. The message says which receipt and what to do. */
+export class ContextUndoError extends ContextError {
+  /** The receipt id the caller named. */
+  readonly receiptId: string;
+  readonly reason: UndoRefusal;
+
+  constructor(receiptId: string, reason: UndoRefusal, detail: string, options?: { cause?: unknown }) {
+    super("CONTEXT_UNDO", `Cannot undo compaction "${receiptId}": ${detail}`, options);
+    this.receiptId = receiptId;
+    this.reason = reason;
   }
 }

@@ -17,6 +17,7 @@ export {
   ContextHistoryConflictError,
   ContextArgumentError,
   ContextSummarizerError,
+  ContextUndoError,
   type ClosedReason,
   type ContextErrorCode,
 } from "./errors.js";

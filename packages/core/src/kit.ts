@@ -134,10 +134,16 @@ export { checkToolPairs } from "./units/check-tool-pairs.js";
 export { countMessageTokens } from "./tokens/count-message-tokens.js";
 export type { TokenizerOption } from "./tokens/resolve-token-counter.js";
 export { isContextManager } from "./protocol.js";
-// Compaction receipts and explainView: optional capabilities the engine has; tools that read them check with the guards.
+// Compaction receipts, explainView, undo and partial compaction: optional capabilities the engine has; tools check with the guards.
 export {
+  canCompactThrough,
   canExplainView,
   canListCompactions,
+  canUndoCompaction,
+  type CompactOptions,
+  type PartialCompactCapability,
+  type UndoCompactionCapability,
+  type UndoCompactionResult,
   type CompactionReceipt,
   type CompactionReceiptCapability,
   type CompactionSummary,
@@ -152,7 +158,7 @@ export {
   type ViewTotals,
 } from "./protocol.js";
 export type { ContextEventListener, TargetShortfall } from "./events.js";
-export type { ErrorIssue } from "./errors.js";
+export type { ErrorIssue, UndoRefusal } from "./errors.js";
 export { ContextEngine } from "./engine/context-engine.js";
 export { FALLBACK_BUDGET } from "./engine/context-config.js";
 export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";

@@ -151,6 +151,12 @@ export interface CompactionSummary {
   readonly fateCounts: Readonly<Record<MessageFate, number>>;
   /** False once only the summary of an older compaction is kept (see `keepCompactionReceipts`). */
   readonly hasFates: boolean;
+  /** Set by `compact({ through })`: only history messages 0…through were compacted. */
+  readonly through?: number;
+  /** True when the caller gave the compaction `instructions`. */
+  readonly hasInstructions?: boolean;
+  /** When `undoCompaction` undid it (named, or as a later one), as an ISO 8601 time. */
+  readonly undoneAt?: string;
 }
 
 /** The whole record of one compaction: its figures and what became of every history message. */
@@ -165,6 +171,40 @@ export interface CompactionReceiptCapability {
   listCompactions(): Promise<CompactionSummary[]>;
   /** The whole receipt, or `undefined` for an id the session does not keep. */
   getCompaction(id: string): Promise<CompactionReceipt | undefined>;
+}
+
+/** What `compact()` takes beyond a request's options, from a manager with `PartialCompactCapability`. */
+export interface CompactOptions extends RequestOptions {
+  /**
+   * Compacts only history messages 0…through: every view entry after them stays exactly as it is. It must be
+   * a history index that ends a tool unit (never between a call and its results); otherwise the call rejects
+   * with `ContextArgumentError` naming `through` and the nearest indexes that would do, and changes nothing.
+   */
+  through?: number;
+  /** What the summary should keep or stress, handed to the strategies (a summary strategy puts it in its prompt). */
+  instructions?: string;
+}
+
+/** `compact({ through, instructions })`: a forced compaction of part of the history, with instructions for a summarizer. */
+export interface PartialCompactCapability {
+  compact(options?: CompactOptions): Promise<CompactResult>;
+  /** Says that `compact()` honours `through` and `instructions`. */
+  readonly compactsThrough: true;
+}
+
+export interface UndoCompactionResult {
+  /** The receipts marked undone: the one named, then every later one not undone before, oldest first. */
+  readonly undone: readonly string[];
+}
+
+/**
+ * Takes back a compaction: the next view is built as if it, and every later one, had never happened. The
+ * strategies' state each of them replaced is put back, and the state it takes the place of is set aside, not
+ * deleted. An unknown id, one already undone, or one whose saved state the bound dropped rejects with
+ * `ContextUndoError` and changes nothing.
+ */
+export interface UndoCompactionCapability {
+  undoCompaction(id: string): Promise<UndoCompactionResult>;
 }
 
 /** In what form a history message is in the view the next request would get. */
@@ -274,4 +314,12 @@ export function canListCompactions<T extends ContextManager>(manager: T): manage
 
 export function canExplainView<T extends ContextManager>(manager: T): manager is T & ExplainViewCapability {
   return hasMethod(manager, "explainView");
+}
+
+export function canUndoCompaction<T extends ContextManager>(manager: T): manager is T & UndoCompactionCapability {
+  return hasMethod(manager, "undoCompaction");
+}
+
+export function canCompactThrough<T extends ContextManager>(manager: T): manager is T & PartialCompactCapability {
+  return hasMethod(manager, "compact") && (manager as { compactsThrough?: unknown }).compactsThrough === true;
 }

@@ -24,7 +24,20 @@ export const DEFAULT_PROMPTS: SummaryPrompts = Object.freeze({
   ].join(" "),
 });
 
-export function buildInstructions(prompts: SummaryPrompts, hasPreviousSummary: boolean, maxTokens: number): string {
+/**
+ * The prompt for one summarizer call. `callerInstructions` (`compact({ instructions })`) come last, after the
+ * length, so that what the caller asked to keep or stress is the last thing the summarizer reads.
+ */
+export function buildInstructions(
+  prompts: SummaryPrompts,
+  hasPreviousSummary: boolean,
+  maxTokens: number,
+  callerInstructions?: string,
+): string {
   const task = hasPreviousSummary ? prompts.update : prompts.first;
-  return `${prompts.system}\n\n${task}\n\nKeep the summary under about ${maxTokens} tokens.`;
+  const asked =
+    callerInstructions === undefined || callerInstructions.trim() === ""
+      ? ""
+      : `\n\nInstructions for this summary: ${callerInstructions.trim()}`;
+  return `${prompts.system}\n\n${task}\n\nKeep the summary under about ${maxTokens} tokens.${asked}`;
 }

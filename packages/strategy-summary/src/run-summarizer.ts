@@ -30,6 +30,8 @@ export interface SummarizerSettings {
   readonly maxToolOutputChars: number;
   /** How long one summarizer call may take. */
   readonly timeoutMs: number;
+  /** What the caller of a forced compaction asked the summary to keep or stress (`StrategyContext.instructions`). */
+  readonly instructions?: string | undefined;
   readonly counter: TokenCounter;
   countMessage(message: Message): number;
 }
@@ -76,7 +78,7 @@ export async function extendSummary(
     const message = shortened.get(index)!;
     return message === history[index] ? input.originalTokens(index) : settings.countMessage(message);
   };
-  const overhead = maxSummaryTokens + counter.count(buildInstructions(settings.prompts, true, maxSummaryTokens));
+  const overhead = maxSummaryTokens + counter.count(buildInstructions(settings.prompts, true, maxSummaryTokens, settings.instructions));
   const chunks = chunkIndices(history, input.newIndices, tokensOf, Math.max(1, settings.maxInputTokens - overhead));
   // A chunk's checkpoint covers up to the next chunk, and never less than the summary it extends.
   const baseEnd = input.base?.coveredThrough ?? -1;
@@ -96,7 +98,7 @@ export async function extendSummary(
       settings.summarizer({
         messages: chunk.map((index) => shortened.get(index)!),
         previousSummary,
-        instructions: buildInstructions(settings.prompts, previousSummary !== undefined, maxSummaryTokens),
+        instructions: buildInstructions(settings.prompts, previousSummary !== undefined, maxSummaryTokens, settings.instructions),
         signal: callSignal,
         maxTokens: maxSummaryTokens,
       }),

@@ -9,7 +9,10 @@ export interface SummarizerRequest {
   readonly messages: readonly Message[];
   /** The text of the summary being extended, sent once here and never repeated in `messages`. */
   readonly previousSummary: string | undefined;
-  /** What to write: the system prompt plus the first-summary or update prompt. */
+  /**
+   * What to write: the system prompt plus the first-summary or update prompt, and last, when the caller of
+   * `compact({ instructions })` gave them, those instructions.
+   */
   readonly instructions: string;
   /** Aborted when the request that triggered the summary is given up. */
   readonly signal: AbortSignal;

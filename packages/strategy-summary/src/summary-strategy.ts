@@ -136,6 +136,7 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
         ...sizes,
         maxToolOutputChars: resolved.maxToolOutputChars,
         timeoutMs: resolved.timeoutMs,
+        instructions: context.instructions,
         counter: context.counter,
         countMessage: context.countMessage,
       };

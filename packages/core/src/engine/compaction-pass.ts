@@ -16,6 +16,8 @@ import type { CompactionReceipt } from "../protocol.js";
 import { buildReceipt, type CompactionReceipts } from "./compaction-receipts.js";
 import type { ResolvedContextConfig } from "./context-config.js";
 import { FateAttribution } from "./fate-attribution.js";
+import { type PartialCompaction, protectAfter } from "./partial-compaction.js";
+import type { CompactionUndo, StateCapture } from "./undo-compaction.js";
 import { PREVIEW_STATES, type PreviewStates } from "./strategy-states.js";
 import type { EventSink } from "./event-sink.js";
 import type { RequestPlanner } from "./request-planner.js";
@@ -47,6 +49,8 @@ export interface CompactionPassParts {
   readonly receipts?: CompactionReceipts;
   /** The view the previous request returned, for the receipt's shared prefix. */
   readonly previousView?: () => readonly Message[];
+  /** Keeps the strategies' state each compaction replaced, beside its receipt, for `undoCompaction`. */
+  readonly undo?: CompactionUndo;
 }
 
 /** Runs one compaction of the view for a budget. Touches neither the store nor the queue: the facade calls it at a request's turn. */
@@ -61,27 +65,40 @@ export class CompactionPass {
    * That is `budget`, or more, up to `ceiling`, when `budget` is shrunk below what the minimal view takes
    * (an overflow shrink never goes below a minimal view the window could hold). Throws `ContextBudgetError`
    * when even the last-resort passes leave it over that; the smaller view then stands for the next request.
+   * With `partial` (a forced compaction only), only history messages up to `through` may change.
    */
   async run(
     requested: number,
     reason: CompactionReason,
     signal: AbortSignal,
     ceiling = requested,
+    partial?: PartialCompaction,
   ): Promise<{ steps: PipelineStep[]; budget: number }> {
     const { config, events, planner, tail } = this.parts;
     const started = performance.now();
+    const stateBefore = this.parts.undo?.capture();
     const before = await this.start(reason);
     const budget = await this.budgetFor(before, requested, ceiling, signal);
     await events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
     const { view, steps, aimedFor } = await this.compute(before, budget, reason, signal, {
       breaker: this.breaker,
       attribution: this.attribution,
+      partial,
     });
     tail.view.replace(view.entries);
     // Over the budget, the decisions stand: the next request starts from this smaller view instead of redoing them.
     planner.recordCompaction(budget, view.tokens);
     // The receipt follows the commit, the refused compaction's too: its smaller view stands for the next request.
-    const receipt = await this.recordReceipt({ reason, budget, target: aimedFor, tokensBefore: before.tokens, steps, view });
+    const receipt = await this.recordReceipt({
+      reason,
+      budget,
+      target: aimedFor,
+      tokensBefore: before.tokens,
+      steps,
+      view,
+      partial,
+      stateBefore,
+    });
     if (view.tokens > budget) throw new ContextBudgetError(budget, minimalTokens(view, config.protectFirst));
     await this.reportIncluded(before, view);
     const shortOfTarget = view.tokens > aimedFor ? shortfall(view, aimedFor, config.protectFirst) : undefined;
@@ -143,17 +160,23 @@ export class CompactionPass {
     budget: number,
     reason: CompactionReason,
     signal: AbortSignal,
-    run: { breaker: CircuitBreaker; attribution: FateAttribution; preview?: PreviewStates },
+    run: { breaker: CircuitBreaker; attribution: FateAttribution; preview?: PreviewStates; partial?: PartialCompaction | undefined },
   ): Promise<{ view: ViewDraft; steps: PipelineStep[]; aimedFor: number }> {
     const { config, planner } = this.parts;
+    const { through, instructions } = run.partial ?? {};
+    const guard = through === undefined ? undefined : protectAfter(before, through);
     // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
     const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits(before) : undefined;
     const target = dueAlone !== undefined ? 0 : Math.floor(config.targetRatio * budget);
     const strategies = dueAlone ?? this.parts.strategies;
     const { strategyTimeoutMs } = config;
     const onApplied = (strategy: string, from: ViewDraft, to: ViewDraft) => run.attribution.note(strategy, from, to);
-    const context = { ...this.strategyContext(budget, target, signal, run.preview), forced: reason === "forced" };
-    const result = await runPipeline(before, strategies, context, { breaker: run.breaker, strategyTimeoutMs, onApplied });
+    const context = {
+      ...this.strategyContext(budget, target, signal, run.preview),
+      forced: reason === "forced",
+      ...(instructions === undefined ? {} : { instructions }),
+    };
+    const result = await runPipeline(guard?.draft ?? before, strategies, context, { breaker: run.breaker, strategyTimeoutMs, onApplied });
     let view = result.view;
     const steps = result.steps;
     // The pipeline stops at its target, maybe before a window strategy ran: a limit holds on every view, so it runs now.
@@ -169,6 +192,7 @@ export class CompactionPass {
       view = fallback.view;
       steps.push(...fallback.steps);
     }
+    if (guard !== undefined) view = guard.restore(view);
     run.attribution.keepOnly(view.entries);
     // A pass that ran only its due strategies aimed for nothing but the budget.
     return { view, steps, aimedFor: dueAlone === undefined ? target : budget };
@@ -182,17 +206,24 @@ export class CompactionPass {
     tokensBefore: number;
     steps: readonly PipelineStep[];
     view: ViewDraft;
+    partial: PartialCompaction | undefined;
+    stateBefore: StateCapture | undefined;
   }): Promise<CompactionReceipt | undefined> {
-    const { receipts, previousView, history } = this.parts;
+    const { receipts, previousView, history, undo } = this.parts;
     if (receipts === undefined) return undefined;
+    const { partial, stateBefore, ...figures } = compaction;
     const receipt = buildReceipt({
-      ...compaction,
+      ...figures,
+      ...(partial?.through === undefined ? {} : { through: partial.through }),
+      ...(partial?.instructions === undefined ? {} : { hasInstructions: true }),
       entries: compaction.view.entries,
       tokensAfter: compaction.view.tokens,
       historyLength: history.length,
       previousView: previousView?.() ?? [],
       sources: this.attribution,
     });
+    // Kept before the receipt: a receipt listed is one that can be undone, until the bound drops its state.
+    if (undo !== undefined && stateBefore !== undefined) await undo.keepReplaced(receipt.id, stateBefore);
     await receipts.record(receipt);
     return receipt;
   }

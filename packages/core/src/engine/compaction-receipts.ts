@@ -33,6 +33,9 @@ export interface CompactionOutcome {
   /** The view the previous request returned. */
   readonly previousView: readonly Message[];
   readonly sources: FateSources;
+  /** Set for `compact({ through })`. */
+  readonly through?: number;
+  readonly hasInstructions?: boolean;
 }
 
 /** The last receipt id's time and sequence in this process: ids made in one millisecond still sort in the order made. */
@@ -91,6 +94,8 @@ export function buildReceipt(outcome: CompactionOutcome, id = createReceiptId(),
     fateCounts: countFates(fates),
     hasFates: true,
     fates,
+    ...(outcome.through === undefined ? {} : { through: outcome.through }),
+    ...(outcome.hasInstructions === true ? { hasInstructions: true } : {}),
   };
 }
 
@@ -121,6 +126,14 @@ export class CompactionReceipts {
 
   get(id: string): CompactionReceipt | undefined {
     return typeof id === "string" ? decodeReceipt(id, this.state.get(id)) : undefined;
+  }
+
+  /** Marks each receipt of `ids` undone at `at`, keeping everything else it holds. */
+  async markUndone(ids: readonly string[], at: string): Promise<void> {
+    for (const id of ids) {
+      const stored = this.state.get<StoredReceipt>(id);
+      if (stored !== undefined) await this.state.set(id, { ...stored, undoneAt: at });
+    }
   }
 
   /**
@@ -163,6 +176,9 @@ interface StoredReceipt {
   steps: CompactionSummary["steps"];
   sharedPrefix: [number, number];
   fateCounts: Record<MessageFate, number>;
+  through?: number;
+  hasInstructions?: boolean;
+  undoneAt?: string;
   /** Runs as short tuples (`[from, to, code, strategy?, summaryViewIndex?, coveredThrough?]`): a long session's receipt stays small. */
   fates?: StoredFateRun[];
 }
@@ -214,5 +230,8 @@ function decodeReceipt(id: string, value: unknown): CompactionReceipt | undefine
     fateCounts: stored.fateCounts ?? countFates(fates),
     hasFates: Array.isArray(stored.fates),
     fates,
+    ...(typeof stored.through === "number" ? { through: stored.through } : {}),
+    ...(stored.hasInstructions === true ? { hasInstructions: true } : {}),
+    ...(typeof stored.undoneAt === "string" ? { undoneAt: stored.undoneAt } : {}),
   };
 }

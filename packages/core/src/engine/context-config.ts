@@ -5,13 +5,14 @@ import { DEFAULT_STRATEGY_TIMEOUT_MS } from "../pipeline/run-pipeline.js";
 import { DEFAULT_KEEP_COMPACTION_RECEIPTS, RECEIPT_STATE } from "./compaction-receipts.js";
 import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
 import { PIN_STATE } from "./pin-set.js";
+import { COMPACTION_STATE, UNDONE_STATE } from "./undo-compaction.js";
 import { durationMsSchema } from "../modules/duration-ms.js";
 import { BUILT_IN_STRATEGY_NAMES, type BuiltInStrategyName } from "../strategies/built-in-strategies.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { z } from "zod";
 
 /** State names the manager keeps its own records under. */
-const RESERVED_STATE_NAMES: readonly string[] = [PIN_STATE, RECEIPT_STATE, "(fallback)"];
+const RESERVED_STATE_NAMES: readonly string[] = [PIN_STATE, RECEIPT_STATE, COMPACTION_STATE, UNDONE_STATE, "(fallback)"];
 
 const BUILT_IN_NAMES = BUILT_IN_STRATEGY_NAMES as readonly [BuiltInStrategyName, ...BuiltInStrategyName[]];
 
@@ -28,6 +29,14 @@ const isTokenCounter = (value: unknown): value is TokenCounter =>
   typeof (value as TokenCounter).count === "function";
 
 export type EventHandler = <E extends ContextEventName>(event: E, payload: ContextEventMap[E]) => void | Promise<void>;
+
+/** What the engine takes beside its config: who it reports as, and an early event handler. */
+export interface ContextEngineOptions {
+  /** The module whose config this is, for `ContextConfigError` (default `@ctxkit/core`). */
+  moduleName?: string;
+  /** Receives every event from the start, including those emitted while opening (`context:recover`). */
+  onEvent?: EventHandler;
+}
 
 const strategyEntrySchema = z.union([
   z.enum(BUILT_IN_NAMES),

@@ -19,6 +19,7 @@ import { parseMessage, parseMessages } from "../messages/parse-message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type {
   CompactCapability,
+  CompactOptions,
   CompactionReceipt,
   CompactionReceiptCapability,
   CompactionSummary,
@@ -34,6 +35,7 @@ import type {
   RequestOptions,
   ShouldCompactCapability,
   UsageCapability,
+  UndoCompactionResult,
 } from "../protocol.js";
 import type { MessageStore, StoredSession, StoreUpdate } from "../store/message-store.js";
 import { resolveTokenCounter } from "../tokens/resolve-token-counter.js";
@@ -42,6 +44,7 @@ import { abortable } from "./abortable.js";
 import { BackgroundWork } from "./background-work.js";
 import { CompactionReceipts, RECEIPT_STATE } from "./compaction-receipts.js";
 import { contextConfigSchema, type ContextConfig, type EventHandler, type ResolvedContextConfig } from "./context-config.js";
+import type { ContextEngineOptions } from "./context-config.js";
 import { EventSink } from "./event-sink.js";
 import { OperationQueue } from "./operation-queue.js";
 import { PIN_STATE, PinSet } from "./pin-set.js";
@@ -54,13 +57,9 @@ import { settleBoth, StoreGate } from "./store-gate.js";
 import { PreviewStates, StrategyStates } from "./strategy-states.js";
 import { SyncLine } from "./sync-line.js";
 import { ViewBuilder } from "./view-builder.js";
+import { CompactionUndo } from "./undo-compaction.js";
 
-export interface ContextEngineOptions {
-  /** The module whose config this is, for `ContextConfigError` (default `@ctxkit/core`). */
-  moduleName?: string;
-  /** Receives every event from the start, including those emitted while opening (`context:recover`). */
-  onEvent?: EventHandler;
-}
+export type { ContextEngineOptions };
 
 /**
  * A context manager over any `MessageStore`. Every write goes to the store first, in call order; every
@@ -91,6 +90,7 @@ export class ContextEngine
   private readonly history: SessionHistory;
   private readonly views: ViewBuilder;
   private readonly receipts: CompactionReceipts;
+  private readonly undo: CompactionUndo;
   private readonly background: BackgroundWork;
   /** What a shared store reported for each read, applied in the order asked for. */
   private readonly syncs = new SyncLine((update) => this.applyUpdate(update));
@@ -117,7 +117,8 @@ export class ContextEngine
     this.history = new SessionHistory(this.counter);
     const parts = { config: this.config, counter: this.counter, history: this.history, pins: this.pins, events: this.events };
     this.receipts = new CompactionReceipts(this.states.storeFor(RECEIPT_STATE), this.config.keepCompactionReceipts);
-    this.views = new ViewBuilder({ ...parts, strategies, stateStoreFor, receipts: this.receipts });
+    this.undo = new CompactionUndo(this.states, this.receipts, this.config.keepCompactionReceipts);
+    this.views = new ViewBuilder({ ...parts, strategies, stateStoreFor, receipts: this.receipts, undo: this.undo });
     const observers = strategies.filter((strategy) => strategy.observe !== undefined);
     this.background = new BackgroundWork(observers, this.counter, this.events, stateStoreFor, this.config.strategyTimeoutMs);
     if (this.config.onEvent) this.events.add(this.config.onEvent);
@@ -226,7 +227,8 @@ export class ContextEngine
     return this.background.flush();
   }
 
-  compact(options: RequestOptions = {}): Promise<CompactResult> {
+  readonly compactsThrough = true;
+  compact(options: CompactOptions = {}): Promise<CompactResult> {
     return this.read(options.signal, async () => {
       const result = await this.views.build(options, { kind: "force" });
       return {
@@ -253,6 +255,11 @@ export class ContextEngine
   /** One compaction's whole receipt, what became of each history message included, or undefined for an unknown id. */
   getCompaction(id: string): Promise<CompactionReceipt | undefined> {
     return this.read(undefined, async () => this.receipts.get(id));
+  }
+
+  /** Undoes compaction `id` and every later one (`UndoCompactionCapability`); the next view is rebuilt without them. */
+  undoCompaction(id: string): Promise<UndoCompactionResult> {
+    return retryStateWrite(() => this.read(undefined, () => this.syncs.catchUp().then(() => this.undo.undo(id, () => this.views.reset()))));
   }
 
   /**
@@ -362,17 +369,9 @@ export class ContextEngine
     this.reset(session.messages.map((message) => deepFreeze(message)));
     this.states.state.load(session.state);
     this.pins.reload();
+    this.undo.noticeUndos();
     const droppedBytes = session.droppedBytes ?? 0;
     if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
-  }
-
-  /** For a shared store: what changed, asked at call time, so in call order with this manager's own writes. */
-  private issueSync(): Promise<StoreUpdate> | undefined {
-    const { store } = this;
-    if (store.sync === undefined) return undefined;
-    const update = this.gate.afterOpen(() => store.sync!());
-    update.catch(() => {});
-    return update;
   }
 
   /** Brings in what other writers changed. */
@@ -385,6 +384,7 @@ export class ContextEngine
         this.states.state.load(update.state);
         this.pins.reload();
         this.views.tail.remarkPins();
+        if (this.undo.noticeUndos()) this.views.reset();
       }
     }
   }
@@ -401,7 +401,7 @@ export class ContextEngine
    */
   private read<T>(signal: AbortSignal | undefined, operation: () => Promise<T>): Promise<T> {
     return this.gate.whenUsable(() => {
-      const update = this.issueSync();
+      const update = this.gate.issueSync();
       const applyUpdate = update === undefined ? undefined : this.syncs.add(update);
       const queued = this.queue.run(async () => {
         // Every read (a request, a compaction) waits for its event handlers within one budget.

@@ -1,7 +1,7 @@
 // The manager's one door to its store: writes in call order after the open, and a failed write that stops the manager.
 import { ContextClosedError, ContextHistoryConflictError, ContextStateConflictError } from "../errors.js";
 import { FailureLatch } from "../store/failure-latch.js";
-import type { MessageStore } from "../store/message-store.js";
+import type { MessageStore, StoreUpdate } from "../store/message-store.js";
 
 export class StoreGate {
   /** Set by a failed open or write: the manager then stops. */
@@ -32,6 +32,15 @@ export class StoreGate {
   /** Issues `call` now when the store is open, or once it is. */
   afterOpen<T>(call: () => Promise<T>): Promise<T> {
     return this.isOpen ? call() : this.opened.then(call);
+  }
+
+  /** For a shared store: what changed, asked at call time, so in call order with the manager's own writes; undefined otherwise. */
+  issueSync(): Promise<StoreUpdate> | undefined {
+    const { store } = this;
+    if (store.sync === undefined) return undefined;
+    const update = this.afterOpen(() => store.sync!());
+    update.catch(() => {});
+    return update;
   }
 
   /** Runs `operation` unless the manager is closed or broken; a synchronous throw becomes a rejection. */

@@ -30,6 +30,15 @@ export class StoreStrategyState {
     return this.values;
   }
 
+  /** The names holding state, and the JSON last recorded for each key of one: cheap to copy before a compaction, for its undo. */
+  names(): string[] {
+    return [...this.recorded.keys()];
+  }
+
+  recordedOf(strategy: string): ReadonlyMap<string, string> | undefined {
+    return this.recorded.get(strategy);
+  }
+
   storeFor(strategy: string): StrategyStateStore {
     return {
       get: <T = unknown>(key: string): T | undefined => this.values.get(strategy)?.get(key) as T | undefined,

@@ -2,7 +2,7 @@
 import { ContextBudgetError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import type { PipelineStep, Strategy, StrategyStateStore } from "../pipeline/strategy.js";
-import type { RequestOptions } from "../protocol.js";
+import type { CompactOptions, RequestOptions } from "../protocol.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { CompactionPass } from "./compaction-pass.js";
 import type { ResolvedContextConfig } from "./context-config.js";
@@ -17,6 +17,8 @@ import type { CompactionReceipts } from "./compaction-receipts.js";
 import { explainEntries } from "./explain-view.js";
 import type { FateSources } from "./message-fates.js";
 import type { PreviewStates } from "./strategy-states.js";
+import { readPartialCompaction } from "./partial-compaction.js";
+import type { CompactionUndo } from "./undo-compaction.js";
 
 export interface ViewBuilderParts {
   readonly config: ResolvedContextConfig;
@@ -29,6 +31,8 @@ export interface ViewBuilderParts {
   readonly stateStoreFor: (name: string) => StrategyStateStore;
   /** Where each compaction's receipt goes. */
   readonly receipts?: CompactionReceipts;
+  /** Keeps the state each compaction replaced, for `undoCompaction`. */
+  readonly undo?: CompactionUndo;
 }
 
 export interface BuiltView {
@@ -78,10 +82,12 @@ export class ViewBuilder {
     return { ...budget, openUnitStart, reason };
   }
 
-  /** The view for a request with `options`, compacted first when `mode` or the plan says so. */
-  async build(options: RequestOptions, mode: CompactionMode): Promise<BuiltView> {
+  /** The view for a request with `options`, compacted first when `mode` or the plan says so; a forced one reads `through` and `instructions`. */
+  async build(options: CompactOptions, mode: CompactionMode): Promise<BuiltView> {
     // A caller that gave up before its turn in the queue gets its abort, not a view it no longer wants.
     options.signal?.throwIfAborted();
+    // Checked before anything changes, so a refused `through` leaves the view and the state as they were.
+    const partial = mode.kind === "force" ? readPartialCompaction(options, this.parts.history.messages) : undefined;
     let plan = await this.plan(options, mode);
     const { openUnitStart, reason } = plan;
     const { view } = this.tail;
@@ -90,7 +96,7 @@ export class ViewBuilder {
     if (reason !== undefined) {
       this.previousAtCompaction = this.previousView();
       try {
-        const compaction = await this.compaction.run(plan.budget, reason, options.signal ?? NEVER_ABORTED, plan.ceiling);
+        const compaction = await this.compaction.run(plan.budget, reason, options.signal ?? NEVER_ABORTED, plan.ceiling, partial);
         steps = compaction.steps;
         // An overflow shrink below the minimal view was lifted to hold it: later requests start from there.
         plan = { ...plan, ...this.planner.holdView(plan, compaction.budget) };

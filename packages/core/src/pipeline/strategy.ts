@@ -84,6 +84,11 @@ export interface StrategyContext {
    * stops at the target.
    */
   readonly forced?: boolean;
+  /**
+   * What the caller asked the compaction to keep or stress (`compact({ instructions })`), set only on that
+   * forced compaction. A strategy that writes text (a summary) should follow it; the others may ignore it.
+   */
+  readonly instructions?: string;
 }
 
 export interface StrategyResult {
