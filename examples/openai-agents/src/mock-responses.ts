@@ -38,6 +38,13 @@ export function mockResponsesFetch(
       model: body.model ?? "mock",
       status: "completed",
       output,
+      usage: {
+        input_tokens: 100,
+        input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+        output_tokens: 20,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 120,
+      },
     };
     return new Response(JSON.stringify(response), { status: 200, headers: { "content-type": "application/json" } });
   };
