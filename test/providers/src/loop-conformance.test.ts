@@ -8,9 +8,12 @@ import { contextMessages, toAnthropicMessages } from "@ctxkit/anthropic";
 import { runAdapterLoopConformance, type AdapterLoop, type AdapterSubject } from "@ctxkit/conformance";
 import type { ContextManager } from "@ctxkit/core";
 import { contextModels, toGeminiContents } from "@ctxkit/google";
+import { contextMiddleware as langchainMiddleware, toLangchainMessages } from "@ctxkit/langchain";
 import { contextChatCompletions, contextResponses, toChatCompletionMessages, toResponseInputItems } from "@ctxkit/openai";
 import { GoogleGenAI } from "@google/genai";
+import { ChatOpenAI } from "@langchain/openai";
 import { generateText, wrapLanguageModel, type LanguageModelMiddleware } from "ai";
+import { createAgent, type AgentMiddleware } from "langchain";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedProvider, type ScriptedProvider } from "./scripted-provider.js";
@@ -29,6 +32,14 @@ const middlewares = new WeakMap<ContextManager, LanguageModelMiddleware>();
 function middlewareFor(manager: ContextManager): LanguageModelMiddleware {
   const existing = middlewares.get(manager) ?? contextMiddleware(manager);
   middlewares.set(manager, existing);
+  return existing;
+}
+
+// The LangChain middleware likewise follows one conversation.
+const agentMiddlewares = new WeakMap<ContextManager, AgentMiddleware>();
+function agentMiddlewareFor(manager: ContextManager): AgentMiddleware {
+  const existing = agentMiddlewares.get(manager) ?? langchainMiddleware(manager);
+  agentMiddlewares.set(manager, existing);
   return existing;
 }
 
@@ -91,6 +102,21 @@ const LOOPS: Record<string, AdapterLoop> = {
         maxRetries: 0,
         messages: toModelMessages(input).messages,
       });
+    },
+  },
+  "LangChain contextMiddleware": {
+    inputs: ["new", "whole"],
+    carriesNonJsonNumbers: false,
+    repliesPerRequest: true,
+    call(manager, input, reply) {
+      server.answer = reply;
+      const model = new ChatOpenAI({
+        model: "gpt-4.1-mini",
+        apiKey: "test",
+        maxRetries: 0,
+        configuration: { baseURL: `${server.url}/v1` },
+      });
+      return createAgent({ model, middleware: [agentMiddlewareFor(manager)] }).invoke({ messages: toLangchainMessages([...input]) });
     },
   },
 };
