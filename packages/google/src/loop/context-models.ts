@@ -8,7 +8,7 @@ import {
   type Message,
   type Provider,
 } from "@ctxkit/core";
-import { runTurn, storedStream, textOfContent, type ContextStream, type TurnInFlight } from "@ctxkit/core/kit";
+import { runTurn, storedStream, type ContextStream, type TurnInFlight } from "@ctxkit/core/kit";
 import type {
   Content,
   ContentUnion,
@@ -156,8 +156,7 @@ function instructionParts(instruction: ContentUnion | undefined): Part[] {
 }
 
 function instructionText(instruction: ContentUnion | undefined): string {
-  return textOfContent(
-    instructionParts(instruction).map((part) => ({ type: "text", text: part.text ?? "" })),
-    "\n",
-  );
+  return instructionParts(instruction)
+    .map((part) => part.text ?? "")
+    .join("\n");
 }

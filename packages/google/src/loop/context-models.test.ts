@@ -1,0 +1,71 @@
+import { createContextManager, MemoryMessageStore } from "@ctxkit/core";
+import type { GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from "@google/genai";
+import { describe, expect, it } from "vitest";
+import { contextModels } from "./context-models.js";
+
+/** A client that records each request and answers with `candidates` (none: a blocked prompt). */
+function recordingClient(answer: Record<string, unknown>) {
+  const requests: GenerateContentParameters[] = [];
+  const generateContent = async (params: GenerateContentParameters) => {
+    requests.push(structuredClone({ ...params, config: { ...params.config, abortSignal: undefined } }));
+    return answer as unknown as GenerateContentResponse;
+  };
+  return { requests, ai: { models: { generateContent } } as unknown as Pick<GoogleGenAI, "models"> };
+}
+
+const manager = () => createContextManager({ store: new MemoryMessageStore(), tokenizer: "estimate", maxTokens: 16_384 });
+
+describe("contextModels", () => {
+  it("should send the caller's system instruction before the view's own, and store neither it nor anything but the turn", async () => {
+    const context = await manager();
+    await context.addMessage({ role: "system", content: "Answer in French." });
+    const answer = { candidates: [{ content: { role: "model", parts: [{ text: "Bonjour." }] }, finishReason: "STOP" }] };
+    const { ai, requests } = recordingClient(answer);
+    await contextModels(ai, context).generateContent({
+      model: "gemini-2.5-flash",
+      config: { systemInstruction: "Be brief.", temperature: 0 },
+      contents: [{ role: "user", parts: [{ text: "Hello" }] }],
+    });
+    expect(requests[0]).toMatchObject({
+      contents: [{ role: "user", parts: [{ text: "Hello" }] }],
+      config: { systemInstruction: { parts: [{ text: "Be brief." }, { text: "Answer in French." }] }, temperature: 0 },
+    });
+    expect(await context.getMessages()).toEqual([
+      { role: "system", content: "Answer in French." },
+      { role: "user", content: "Hello" },
+      { role: "assistant", content: "Bonjour." },
+    ]);
+  });
+
+  it("should store the model's thoughts, signatures and calls as they came, and give calls with no id stable ones", async () => {
+    const context = await manager();
+    const parts = [
+      { text: "Which file?", thought: true, thoughtSignature: "dGhvdWdodA==" },
+      { functionCall: { name: "read_file", args: { path: "a.txt" } }, thoughtSignature: "Y2FsbA==" },
+    ];
+    const { ai } = recordingClient({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP" }] });
+    await contextModels(ai, context).generateContent({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text: "Read a.txt" }] }],
+    });
+    expect((await context.getMessages())[1]).toEqual({
+      role: "assistant",
+      content: [
+        { type: "gemini_thought", part: parts[0] },
+        { type: "gemini_thought_signature", thoughtSignature: "Y2FsbA==", callId: "gemini-call-0-read_file" },
+      ],
+      tool_calls: [{ id: "gemini-call-0-read_file", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }],
+    });
+  });
+
+  it("should store only the caller's contents when the answer has none (a blocked prompt)", async () => {
+    const context = await manager();
+    const { ai } = recordingClient({ promptFeedback: { blockReason: "SAFETY" } });
+    const response = await contextModels(ai, context).generateContent({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text: "Hello" }] }],
+    });
+    expect(response).toMatchObject({ promptFeedback: { blockReason: "SAFETY" } });
+    expect(await context.getMessages()).toEqual([{ role: "user", content: "Hello" }]);
+  });
+});
