@@ -7,7 +7,9 @@ import { contextModels } from "./context-models.js";
 function recordingClient(answer: Record<string, unknown>) {
   const requests: GenerateContentParameters[] = [];
   const generateContent = async (params: GenerateContentParameters) => {
-    requests.push(structuredClone({ ...params, config: { ...params.config, abortSignal: undefined } }));
+    // A signal cannot be cloned; the rest is what was sent.
+    const { abortSignal: _signal, ...config } = params.config ?? {};
+    requests.push(structuredClone({ ...params, config }));
     return answer as unknown as GenerateContentResponse;
   };
   return { requests, ai: { models: { generateContent } } as unknown as Pick<GoogleGenAI, "models"> };
