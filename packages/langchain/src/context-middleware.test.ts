@@ -1,5 +1,5 @@
 import { ContextOverflowError, createContextManager, MemoryMessageStore, type Message, type ProviderUsage } from "@ctxkit/core";
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -63,6 +63,18 @@ describe("contextMiddleware", () => {
     expect(await manager.getMessages()).toHaveLength(24);
     expect(model.requests.at(-1)!.length).toBeLessThan(23);
     expect(model.requests.at(-1)!.at(-1)!.content).toBe(long(11));
+  });
+
+  // (regression) System messages in the agent's input were left out of the view, so the model never saw them.
+  it("should send the system messages of the agent's state beside the view, without storing them", async () => {
+    const { manager } = await newManager();
+    const { model, agent } = agentOver(manager, () => answerWith("Hi.", { input: 30, output: 2 }));
+    await agent.invoke({ messages: [new SystemMessage("Answer in one word."), new HumanMessage("Greet me.")] });
+    expect(model.requests[0]!.map((message) => [message.role, message.content])).toEqual([
+      ["system", "Answer in one word."],
+      ["user", "Greet me."],
+    ]);
+    expect(texts(await manager.getMessages())).toEqual(["user:Greet me.", "assistant:Hi."]);
   });
 
   it("should store a tool loop's calls and results as whole pairs, with the call's arguments", async () => {

@@ -5,6 +5,7 @@ import {
   sendWithRecovery,
   type ContextManager,
   type EventHandler,
+  type Message,
   type Provider,
   type RequestOptions,
   type TokenCounter,
@@ -40,13 +41,15 @@ export interface ContextMiddlewareOptions {
 const USAGE_FIELDS: ProviderUsageFields = { input: ["input_tokens"], output: "output_tokens" };
 const PROVIDER = "LangChain chat model";
 
-/** The system message's text, for its tokens: it travels beside the view, as the agent's `systemPrompt`. */
-function systemTokens(system: BaseMessage | undefined, counter: TokenCounter): number {
+/** The agent's system prompt's tokens: it travels beside the view, and is never stored. */
+function systemPromptTokens(system: BaseMessage | undefined, counter: TokenCounter): number {
   if (system === undefined) return 0;
   const { content } = system;
   const text = typeof content === "string" ? content : JSON.stringify(content);
   return text === "" ? 0 : countMessageTokens({ role: "system", content: text }, counter);
 }
+
+const isInstruction = (message: Message) => message.role === "system" || message.role === "developer";
 
 /**
  * `createAgent({ model, tools, middleware: [contextMiddleware(manager)] })`: before each model call the new
@@ -67,7 +70,12 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
     async wrapModelCall(request, handler) {
       // Converted whole before anything is stored, so a message ctxkit cannot take leaves the manager as it was.
       const prompt = fromLangchainMessages(request.messages);
-      const reserveTokens = systemTokens(request.systemMessage, counter);
+      // System messages in the agent's state (given with its input) are not stored either: they are sent as given,
+      // ahead of the view, as the system prompt is, and their tokens kept free too.
+      const instructions = request.messages.filter((_message, index) => isInstruction(prompt[index]!));
+      const reserveTokens = prompt
+        .filter(isInstruction)
+        .reduce((total, message) => total + countMessageTokens(message, counter), systemPromptTokens(request.systemMessage, counter));
       const tools = toolDefinitions(request.tools);
       const signal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal;
       const view: RequestOptions = {
@@ -86,7 +94,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
             request: view,
             isOverflow: isContextOverflow,
             ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
-            send: (messages) => Promise.resolve(handler({ ...request, messages: toLangchainMessages(messages) })),
+            send: (messages) => Promise.resolve(handler({ ...request, messages: [...instructions, ...toLangchainMessages(messages)] })),
           });
           // Read and converted before the answer is stored: bad usage is ignored, never a failed turn.
           const usage = parseProviderUsage(answer.usage_metadata, USAGE_FIELDS);
