@@ -9,7 +9,7 @@ describe("isContextOverflow", () => {
   });
 
   it("should recognise it inside the MiddlewareError a middleware between this one and the model wraps it in", () => {
-    expect(isContextOverflow(new MiddlewareError(new ContextOverflowError("too long"), "Retry"))).toBe(true);
+    expect(isContextOverflow(MiddlewareError.wrap(new ContextOverflowError("too long"), "Retry"))).toBe(true);
   });
 
   it("should recognise a provider's own wording from an integration that does not wrap it", () => {
