@@ -14,6 +14,8 @@ export interface InspectArguments {
   readonly budget?: number;
   readonly format?: string;
   readonly html?: string;
+  /** A file, or "-" for stdout: the page's data as JSON. */
+  readonly json?: string;
   readonly debug: boolean;
 }
 
@@ -25,6 +27,7 @@ const OPTIONS = {
   session: { type: "string" },
   format: { type: "string" },
   html: { type: "string" },
+  json: { type: "string" },
   debug: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -67,6 +70,7 @@ export function parseInspectArguments(argv: readonly string[]): InspectArguments
   if (format !== undefined && !FORMAT_NAMES.includes(format))
     throw new UsageError("--format", `"${format}" is not a format: give one of ${FORMAT_NAMES.join(", ")}`);
   if (values.html === "" || values.html === "-") throw new UsageError("--html", "give a file to write, e.g. --html inspect.html");
+  if (values.json === "") throw new UsageError("--json", "give a file to write, or - for stdout");
   return {
     help: false,
     ...(source === undefined ? {} : { source }),
@@ -76,6 +80,7 @@ export function parseInspectArguments(argv: readonly string[]): InspectArguments
     ...(values.budget === undefined ? {} : { budget: parseBudget(values.budget) }),
     ...(format === undefined ? {} : { format }),
     ...(values.html === undefined ? {} : { html: values.html }),
+    ...(values.json === undefined ? {} : { json: values.json }),
     debug,
   };
 }

@@ -43,6 +43,24 @@ describe("ctxkit inspect", () => {
     expect(out.stderr).toContain(join(folder, "absent.json"));
   });
 
+  it("should print the page's data as JSON with --json -, and serve nothing", async () => {
+    const file = join(folder, "json-session.jsonl");
+    const messages = [systemMessage("You are a coding agent."), ...sampleTurn(0, 400)];
+    writeFileSync(file, `${messages.map((message) => JSON.stringify(message)).join("\n")}\n`);
+    const { out, done } = run(["inspect", "json-session.jsonl", "--json", "-"]);
+    expect(await done).toBe(0);
+    const data = JSON.parse(out.stdout) as { messages: { text: string }[]; requests: unknown[]; budget: number };
+    expect(data.messages.map((message) => message.text)).toEqual([
+      "You are a coding agent.",
+      "question 0",
+      'read_file({"path":"call_0.txt"})',
+      `output 0 `.padEnd(400, "x"),
+      "answer 0",
+    ]);
+    expect(data.requests).toHaveLength(2);
+    expect(data.budget).toBe(24_000);
+  });
+
   it("should serve the page on 127.0.0.1, print its address, and stop when its signal aborts", async () => {
     const file = join(folder, "session.jsonl");
     const messages = [systemMessage("You are a coding agent."), ...sampleTurn(0, 400), ...sampleTurn(1, 400)];

@@ -40,6 +40,7 @@ Options:
   --format NAME        the transcript's format, when it is not recognized:
                        ${FORMAT_NAMES.join(", ")}
   --html FILE          write the page to FILE (styles, script and data inlined; nothing fetched) instead of serving it
+  --json FILE|-        write the page's data as JSON (- prints it) instead of serving the page
   --debug              show stack traces
   -h, --help           show this help
 
@@ -114,12 +115,15 @@ export async function inspectCommand(argv: readonly string[], io: CommandIo): Pr
   const data = await buildData(options, io);
   io.signal?.throwIfAborted();
   const html = renderInspectPage(data);
+  if (options.json !== undefined && options.json !== "-")
+    await writeFileAtomically(resolve(io.cwd, options.json), `${JSON.stringify(data, null, 2)}\n`);
   if (options.html !== undefined) {
     const target = resolve(io.cwd, options.html);
     await writeFileAtomically(target, html);
-    io.stdout.write(`${target}\n`);
-    return 0;
+    if (options.json !== "-") io.stdout.write(`${target}\n`);
   }
+  if (options.json === "-") io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  if (options.html !== undefined || options.json !== undefined) return 0;
   const served = await servePage(html);
   io.stdout.write(`${served.url}\n`);
   io.stderr.write("inspect: serving on 127.0.0.1 only; Ctrl-C stops it\n");
