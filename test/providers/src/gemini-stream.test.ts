@@ -5,17 +5,34 @@ import { readFileSync } from "node:fs";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
 import { contextModels } from "@ctxkit/google";
-import { ApiError, createPartFromFunctionResponse, GoogleGenAI, type Content, type GenerateContentResponse } from "@google/genai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ApiError,
+  createPartFromFunctionResponse,
+  GoogleGenAI,
+  type Content,
+  type FunctionCall,
+  type FunctionDeclaration,
+  type GenerateContentResponse,
+  type Part,
+} from "@google/genai";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { startGeminiImitation } from "./gemini-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
-import { WINDOW } from "./provider-tokens.js";
+import { FILLS_THE_WINDOW, WINDOW } from "./provider-tokens.js";
 import { markedRegion, readmeHolds } from "./readme-loop.js";
 import { countRecoveries } from "./recovery-counter.js";
-import { questionFor, readFile } from "./scripted-model.js";
+import { questionFor, READ_FILE_DESCRIPTION, readFile } from "./scripted-model.js";
 
 const model = "gemini-2.5-flash";
 const config = { thinkingConfig: { includeThoughts: true } };
+const INPUT_LIMIT = WINDOW - 1_024;
+const functionDeclarations: FunctionDeclaration[] = [
+  {
+    name: "read_file",
+    description: READ_FILE_DESCRIPTION,
+    parametersJsonSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+];
 
 let server: LoopbackServer;
 let ai: GoogleGenAI;
@@ -63,17 +80,49 @@ function history(): Message[] {
 const ask = (text: string): Content[] => [{ role: "user", parts: [{ text }] }];
 
 describe("contextModels' generateContentStream", () => {
-  it("should run the README's streaming example, and be the code the README shows", async () => {
-    const gemini = contextModels(ai, createSimpleContext({ maxTokens: WINDOW }));
-    const question = questionFor(4);
+  it("should run the README's streamed tool loop for 12 turns, every accepted request within the input limit, and be the code the README shows", async () => {
+    // The non-streamed loop's setting: the manager given the whole window, the model taking 1,024 tokens less.
+    const limited = await startGeminiImitation({ ratio: 1.2, window: INPUT_LIMIT });
+    onTestFinished(() => limited.close());
+    const context = createSimpleContext({ maxTokens: WINDOW, ...FILLS_THE_WINDOW });
+    const recoveries = countRecoveries(context);
+    const gemini = contextModels(new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: limited.url } }), context);
+    let shown = "";
+    const show = (text: string) => {
+      shown += text;
+    };
+    const runTool = async (call: FunctionCall) => readFile(JSON.stringify(call.args));
     // readme-stream:start
-    const stream = await gemini.generateContentStream({ model, contents: [{ role: "user", parts: [{ text: question }] }] });
-    let text = "";
-    for await (const chunk of stream) text += chunk.text ?? "";
-    const response = await stream.finalResponse(); // as generateContent returns it, and already in the manager
+    async function send(contents: Content[]): Promise<GenerateContentResponse> {
+      const stream = await gemini.generateContentStream({ model, config: { tools: [{ functionDeclarations }] }, contents });
+      for await (const chunk of stream)
+        for (const part of chunk.candidates?.[0]?.content?.parts ?? [])
+          if (part.text !== undefined && part.thought !== true) show(part.text);
+      return stream.finalResponse(); // as generateContent returns it, and already in the manager
+    }
+    async function askStreamed(question: string): Promise<string> {
+      let response = await send([{ role: "user", parts: [{ text: question }] }]);
+      while (response.functionCalls !== undefined && response.functionCalls.length > 0) {
+        const parts: Part[] = await Promise.all(
+          response.functionCalls.map(async (call) =>
+            createPartFromFunctionResponse(call.id ?? "", call.name ?? "", { output: await runTool(call) }),
+          ),
+        );
+        response = await send([{ role: "user", parts }]);
+      }
+      return response.text ?? "";
+    }
     // readme-stream:end
-    expect(text).toBe("");
-    expect(response.functionCalls).toEqual([{ name: "read_file", args: { path: "turn-4-file-0.txt" } }]);
+    const answers: string[] = [];
+    for (let turn = 1; turn <= 12; turn += 1) answers.push(await askStreamed(questionFor(turn)));
+    answers.forEach((answer, index) => expect(answer).toMatch(new RegExp(`^Turn ${index + 1}:`)));
+    expect(shown).toBe(answers.join(""));
+    const rejected = limited.requests.filter((request) => request.status !== 200);
+    expect(recoveries()).toBeGreaterThan(0);
+    expect(rejected.length).toBe(recoveries());
+    for (const request of rejected) expect(request.promptTokens!).toBeGreaterThan(INPUT_LIMIT);
+    for (const request of limited.requests.filter((request) => request.status === 200))
+      expect(request.promptTokens!).toBeLessThanOrEqual(INPUT_LIMIT);
     const region = markedRegion(readFileSync(new URL(import.meta.url), "utf8"), "readme-stream");
     expect(readmeHolds(new URL("../../../packages/google/README.md", import.meta.url), region)).toBe(true);
   });
