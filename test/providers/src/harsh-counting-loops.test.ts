@@ -9,13 +9,16 @@ import { contextMiddleware } from "@ctxkit/ai-sdk";
 import { contextMessages } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { ContextManager } from "@ctxkit/core";
+import { contextModels } from "@ctxkit/google";
 import { contextChatCompletions, contextResponses } from "@ctxkit/openai";
+import { createPartFromFunctionResponse, GoogleGenAI, type FunctionDeclaration } from "@google/genai";
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "ai";
 import OpenAI from "openai";
 import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import type { FunctionTool, ResponseInputItem } from "openai/resources/responses/responses";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAnthropicImitation } from "./anthropic-imitation.js";
+import { startGeminiImitation } from "./gemini-imitation.js";
 import type { LoopbackServer } from "./loopback-server.js";
 import { startOpenAIImitation } from "./openai-imitation.js";
 import { FILLS_THE_WINDOW, type ProviderCounting } from "./provider-tokens.js";
@@ -74,6 +77,13 @@ const anthropicTools: Tool[] = [
     name: "read_file",
     description: READ_FILE_DESCRIPTION,
     input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+];
+const functionDeclarations: FunctionDeclaration[] = [
+  {
+    name: "read_file",
+    description: READ_FILE_DESCRIPTION,
+    parametersJsonSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
   },
 ];
 const sdkTools = {
@@ -142,6 +152,24 @@ const WRAPPERS: readonly Wrapper[] = [
           response = await claude.create({ ...params, messages: [{ role: "user", content: results }] });
         }
         return response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+      };
+    },
+  },
+  {
+    name: "contextModels",
+    start: startGeminiImitation,
+    ask: (url, context) => {
+      const gemini = contextModels(new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: url } }), context);
+      const params = { model: "gemini-2.5-flash", config: { tools: [{ functionDeclarations }], maxOutputTokens: MAX_OUTPUT } };
+      return async (question) => {
+        let response = await gemini.generateContent({ ...params, contents: [{ role: "user", parts: [{ text: question }] }] });
+        while ((response.functionCalls?.length ?? 0) > 0) {
+          const parts = response.functionCalls!.map((call) =>
+            createPartFromFunctionResponse(call.id ?? "", call.name ?? "", { output: toolResult(JSON.stringify(call.args)) }),
+          );
+          response = await gemini.generateContent({ ...params, contents: [{ role: "user", parts }] });
+        }
+        return response.text ?? "";
       };
     },
   },
