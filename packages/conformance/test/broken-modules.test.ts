@@ -138,6 +138,8 @@ describe("the kit on context-simple", () => {
       "caller-markers",
       "compact",
       "compaction-receipts",
+      "undo-compaction",
+      "partial-compaction",
       "recover-overflow",
       "usage",
       "summary-coverage",

@@ -12,6 +12,7 @@ import { concurrencyProperty } from "./concurrency.js";
 import { eventsProperty } from "./events.js";
 import { nonDestructiveProperty } from "./non-destructive.js";
 import { orderProperty } from "./order.js";
+import { partialCompactionProperty } from "./partial-compaction.js";
 import { pairingProperty } from "./pairing.js";
 import { preservationProperty } from "./preservation.js";
 import { offloadRetrievalProperty } from "./offload-retrieval.js";
@@ -24,6 +25,7 @@ import { restartProperty } from "./restart.js";
 import { resumeProperty } from "./resume.js";
 import { sharedStateProperty } from "./shared-state.js";
 import { summaryCoverageProperty } from "./summary-coverage.js";
+import { undoCompactionProperty } from "./undo-compaction.js";
 import { unitIntegrityProperty } from "./unit-integrity.js";
 import { usageProperty } from "./usage.js";
 import { validationProperty } from "./validation.js";
@@ -51,6 +53,8 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   callerMarkersProperty,
   compactProperty,
   compactionReceiptsProperty,
+  undoCompactionProperty,
+  partialCompactionProperty,
   recoverOverflowProperty,
   usageProperty,
   summaryCoverageProperty,

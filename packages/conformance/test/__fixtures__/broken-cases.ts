@@ -6,6 +6,7 @@ import type { SessionSettings } from "../../src/subject/session-settings.js";
 import type { ConformanceSubject } from "../../src/subject/subject.js";
 import * as broken from "./broken-modules.js";
 import { liesInReceipts } from "./lying-receipts-module.js";
+import { compactsPastThrough, servesCompactedViewAfterUndo } from "./undo-and-partial-modules.js";
 import { naiveKeepLast } from "./naive-keep-last.js";
 import { shrinksInItsOwnTokens } from "./overflow-shrink-modules.js";
 import { createSharedPinsFactory } from "./shared-pins-module.js";
@@ -90,6 +91,13 @@ export const FEATURE_CASES: readonly BrokenCase[] = [
     options: restartOptions,
     healthy: createRestartableModule("healthy", "none"),
   },
+  {
+    flaw: "forgets its compaction receipts and their undo in a restart",
+    module: createRestartableModule("forgets-state", "forgets-state"),
+    property: "undo-compaction",
+    options: restartOptions,
+    healthy: createRestartableModule("healthy", "none"),
+  },
 ];
 
 /** Broken modules the kit catches with no declaration at all. */
@@ -168,6 +176,8 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   },
   { flaw: "keeps the last few messages, splitting tool units", module: naiveKeepLast, property: "pairing" },
   { flaw: "marks a message its compaction dropped as kept in the receipt", module: liesInReceipts, property: "compaction-receipts" },
+  { flaw: "serves its compacted view after an undo", module: servesCompactedViewAfterUndo, property: "undo-compaction" },
+  { flaw: "compacts past the through it was given", module: compactsPastThrough, property: "partial-compaction" },
   { flaw: "splits the parallel calls of one response", module: seedSensitive.splitsParallelCalls, property: "unit-integrity" },
   { flaw: "trims the text of reasoning parts", module: seedSensitive.trimsReasoning, property: "reasoning-intact" },
   { flaw: "strips reasoning parts from older messages", module: seedSensitive.stripsReasoning, property: "reasoning-intact" },
