@@ -163,6 +163,22 @@ function check(body: Record<string, unknown>): Reply | undefined {
   return undefined;
 }
 
+/**
+ * With thinking on, the assistant turn a request's tool results answer must open with a thinking block: the API
+ * refuses a tool loop continued without its thinking.
+ */
+function unthoughtToolTurn(messages: readonly MessageParam[]): Reply | undefined {
+  const last = messages.at(-1);
+  const turn = messages.at(-2);
+  if (last?.role !== "user" || turn?.role !== "assistant" || !blocksOf(last.content).some((block) => block.type === "tool_result"))
+    return undefined;
+  const first = blocksOf(turn.content)[0]?.type;
+  if (first === "thinking" || first === "redacted_thinking") return undefined;
+  return invalid(
+    `messages.${messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`.`,
+  );
+}
+
 let sequence = 0;
 function toolUseId(): string {
   sequence += 1;
@@ -186,6 +202,10 @@ export class AnthropicImitation {
       !(Number(thinking.budget_tokens) >= 1_024 && Number(thinking.budget_tokens) < Number(body["max_tokens"]))
     )
       return invalid("thinking.enabled.budget_tokens: Input should be at least 1024 and less than max_tokens");
+    if (thinking?.type === "enabled") {
+      const refused = unthoughtToolTurn(body["messages"] as MessageParam[]);
+      if (refused !== undefined) return refused;
+    }
     const system =
       typeof body["system"] === "string"
         ? [{ type: "text", text: body["system"] } as Block]

@@ -62,6 +62,10 @@ describe.each([false, true])("a session that switches models (stream: %s)", (str
     // The model's own thinking goes back to it; the other model's is left out of the request, never out of the history.
     expect(thinkingBlocksOf(requests[SWITCH_AT - 1]!).length).toBeGreaterThan(0);
     expect(thinkingBlocksOf(requests[SWITCH_AT]!)).toEqual([]);
+    // That request continues a tool turn the other model began, whose thinking cannot go: it is sent with thinking off,
+    // as Anthropic requires; the next turn thinks again.
+    expect(requests[SWITCH_AT]!.body["thinking"]).toEqual({ type: "disabled" });
+    expect(requests.at(-1)!.body["thinking"]).toMatchObject({ type: "enabled" });
     expect(new Set(provenanceModels(await context.getMessages()))).toEqual(new Set(["claude-sonnet-4-6", "claude-opus-4-1"]));
   });
 

@@ -79,17 +79,17 @@ describe("the Responses imitation's stream", () => {
 describe("the Messages imitation's stream", () => {
   it.each(["a tool call", "a text answer"])("should give client.messages.stream the message of %s, thinking included", async (shape) => {
     const messages: Anthropic.MessageParam[] = [{ role: "user", content: questionFor(4) }];
-    if (shape === "a text answer")
+    const thinking = { type: "enabled" as const, budget_tokens: 1_024 };
+    if (shape === "a text answer") {
+      // With thinking on, the tool turn a result answers must open with the thinking the model signed for it.
+      const turn = await anthropic.messages.create({ model: "claude-sonnet-4-6", max_tokens: 2_048, thinking, messages });
+      const call = turn.content.find((block) => block.type === "tool_use")!;
       messages.push(
-        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "read_file", input: {} }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: toolResult("toolu_1") }] },
+        { role: "assistant", content: turn.content },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: toolResult(call.id) }] },
       );
-    const params = {
-      model: "claude-sonnet-4-6",
-      max_tokens: 2_048,
-      thinking: { type: "enabled" as const, budget_tokens: 1_024 },
-      messages,
-    };
+    }
+    const params = { model: "claude-sonnet-4-6", max_tokens: 2_048, thinking, messages };
     const unstreamed = await anthropic.messages.create(params);
     const streamed = await anthropic.messages.stream(params).finalMessage();
     expect(withOrdinalIds(streamed.content)).toEqual(withOrdinalIds(unstreamed.content));

@@ -8,7 +8,15 @@ import {
   type Message,
   type Provider,
 } from "@ctxkit/core";
-import { parseProviderUsage, runTurn, storedStream, type ContextStream, type TurnInFlight } from "@ctxkit/core/kit";
+import {
+  canVerify,
+  parseProviderUsage,
+  provenanceOf,
+  runTurn,
+  storedStream,
+  type ContextStream,
+  type TurnInFlight,
+} from "@ctxkit/core/kit";
 import type Anthropic from "@anthropic-ai/sdk";
 import type {
   Message as AnthropicResponse,
@@ -23,7 +31,7 @@ import { fromLatestCompaction, toCompactionRecords } from "../compaction/compact
 import { appliedEditsOf, withAppliedEdits, withClearedTokens } from "../compaction/applied-edits.js";
 import { ANTHROPIC_USAGE_FIELDS } from "./anthropic-usage.js";
 import { isPromptTooLongError } from "./is-prompt-too-long-error.js";
-import { anthropicProvenance, forAnthropicModel } from "../anthropic-provenance.js";
+import { ANTHROPIC_PROVIDER, anthropicProvenance, forAnthropicModel } from "../anthropic-provenance.js";
 import { messageAssembly } from "./message-assembly.js";
 
 /** The SDK's per-request options (`signal`, `timeout`, `headers`), as its `create` takes them. */
@@ -115,7 +123,7 @@ export function contextMessages(
     const targetModel = checkProvenance === false ? undefined : rest.model;
     // The view the API accepted becomes `previous` once it did: a rejected one was never cached.
     let accepted: readonly Message[] | undefined;
-    const open = <T>(send: (request: Pick<MessageCreateParamsNonStreaming, "system" | "messages">) => Promise<T>) =>
+    const open = <T>(send: (request: Pick<MessageCreateParamsNonStreaming, "system" | "messages" | "thinking">) => Promise<T>) =>
       sendWithRecovery({
         manager,
         provider: "Anthropic Messages",
@@ -137,7 +145,8 @@ export function contextMessages(
             ...(previous === undefined ? {} : { previous }),
           });
           accepted = sent;
-          return send(withSystem(system, request));
+          const thinkingOff = rest.thinking?.type === "enabled" && continuesForeignToolTurn(sent, targetModel);
+          return send({ ...withSystem(system, request), ...(thinkingOff ? { thinking: { type: "disabled" as const } } : {}) });
         },
       });
     // Stored only if the whole call succeeds: a rejection (too long, a network error, a bad answer) takes the turn back out.
@@ -176,4 +185,16 @@ function withSystem(
   if (system === undefined || system === "" || (Array.isArray(system) && system.length === 0)) return request;
   const given = typeof system === "string" ? [{ type: "text" as const, text: system }] : system;
   return { system: [...given, ...(request.system ?? [])], messages: request.messages };
+}
+
+/**
+ * Whether the request continues a tool loop whose turn another model began: Anthropic then requires that turn to open
+ * with a thinking block when thinking is on, and the other model's cannot be verified, so that one request goes with
+ * thinking off (as the API's own error advises); the next turn thinks again.
+ */
+function continuesForeignToolTurn(view: readonly Message[], targetModel: string | undefined): boolean {
+  if (targetModel === undefined || view.at(-1)?.role !== "tool") return false;
+  const turn = view.findLast((message) => message.role === "assistant");
+  const provenance = turn === undefined ? undefined : provenanceOf(turn);
+  return provenance !== undefined && !canVerify(provenance, { provider: ANTHROPIC_PROVIDER, model: targetModel });
 }
