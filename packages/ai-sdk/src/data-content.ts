@@ -16,7 +16,16 @@ function bytesOf(data: Exclude<DataContent, string>): Uint8Array {
 export function toDataString(data: DataContent | URL): string {
   if (data instanceof URL) return data.href;
   if (typeof data === "string") return data;
-  return Buffer.from(bytesOf(data)).toString("base64");
+  return toBase64(bytesOf(data));
+}
+
+/** Base64 with btoa, in chunks (one call per 32 KB keeps the argument list small): edge runtimes have no Buffer. */
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let start = 0; start < bytes.length; start += 0x8000) {
+    binary += String.fromCharCode.apply(null, bytes.subarray(start, start + 0x8000) as unknown as number[]);
+  }
+  return btoa(binary);
 }
 
 // The few signatures worth knowing, so base64 without a media type still becomes a usable data URL.

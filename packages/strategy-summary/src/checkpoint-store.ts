@@ -1,9 +1,9 @@
 // Summary checkpoints in the strategy's state store, one key each, keyed by the history prefix they cover and their content.
-import { createHash } from "node:crypto";
 import { ContextStateConflictError } from "@ctxkit/core";
 import type { StrategyStateStore } from "@ctxkit/core/kit";
 import { z } from "zod";
 import type { FileLists } from "./file-operations.js";
+import { createSha256 } from "./sha256.js";
 
 const checkpointSchema = z.object({
   version: z.literal(1),
@@ -49,7 +49,7 @@ export const MAX_CHECKPOINTS = 16;
  */
 function recordKey(checkpoint: Checkpoint): string {
   const { coveredThrough, digest, verbatim, text, tokensBefore, readFiles, modifiedFiles } = checkpoint;
-  const content = createHash("sha256")
+  const content = createSha256()
     .update(JSON.stringify([coveredThrough, digest, verbatim, text, tokensBefore, readFiles, modifiedFiles]))
     .digest("base64url")
     .slice(0, 16);

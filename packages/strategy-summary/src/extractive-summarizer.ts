@@ -28,7 +28,17 @@ function toLine(text: string, maxChars: number): string {
 
 /** An overestimate for any tokenizer (no token is shorter than a third of a UTF-8 byte triple here). */
 function estimateTokens(text: string): number {
-  return Math.ceil(Buffer.byteLength(text, "utf8") / 3);
+  return Math.ceil(utf8Length(text) / 3);
+}
+
+/** UTF-8 bytes of `text`, a lone surrogate as the three of U+FFFD; counted here because edge runtimes have no Buffer. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }
 
 /**

@@ -1,13 +1,13 @@
 // Digests of history prefixes: how a checkpoint proves it still describes the history it is applied to.
-import { createHash, type Hash } from "node:crypto";
 import type { Message } from "@ctxkit/core";
+import { type Sha256, createSha256 } from "./sha256.js";
 
 /**
  * Feeds `value` to `hash` field by field, with object keys sorted, so a message reloaded from a
  * journal digests like the one first stored. Strings go in as they are, length first, so a large
  * tool output is hashed without being copied into a JSON string.
  */
-function updateWithValue(hash: Hash, value: unknown): void {
+function updateWithValue(hash: Sha256, value: unknown): void {
   if (typeof value === "string") {
     hash.update(`s${value.length}:`).update(value);
   } else if (value === null || typeof value !== "object") {
@@ -36,7 +36,7 @@ const messageDigests = new WeakMap<Message, string>();
 function digestMessage(message: Message): string {
   let digest = messageDigests.get(message);
   if (digest === undefined) {
-    const hash = createHash("sha256");
+    const hash = createSha256();
     updateWithValue(hash, message);
     digest = hash.digest("base64url");
     if (Object.isFrozen(message)) messageDigests.set(message, digest);
@@ -53,7 +53,7 @@ export function digestPrefixes(history: readonly Message[], indices: Iterable<nu
   const digests = new Map<number, string>();
   if (wanted.size === 0) return digests;
   const last = Math.max(...wanted);
-  const hash = createHash("sha256");
+  const hash = createSha256();
   for (let index = 0; index <= last && index < history.length; index += 1) {
     hash.update(digestMessage(history[index]!));
     if (wanted.has(index)) digests.set(index, hash.copy().digest("base64url").slice(0, 22));

@@ -2,6 +2,7 @@
 import { ModuleLoadError } from "../errors.js";
 import type { ContextModule, CtxkitModule, StrategyModule } from "./module.js";
 import { findShapeProblems, pickModuleExports } from "./module-shape.js";
+import { currentDirectory } from "./node-builtins.js";
 import { isPathSpecifier, resolveInstalledPackageUrl, resolvePathUrl } from "./resolve-module-url.js";
 
 export interface LoadModuleOptions {
@@ -57,7 +58,7 @@ export async function loadModule(specifierOrPath: string, options: LoadModuleOpt
   if (typeof specifierOrPath !== "string" || specifierOrPath.trim() === "") {
     throw new ModuleLoadError(String(specifierOrPath), [], { reason: "expected a package name or a path" });
   }
-  const namespace = await importNamespace(specifierOrPath, options.cwd ?? process.cwd());
+  const namespace = await importNamespace(specifierOrPath, options.cwd ?? currentDirectory());
   const exports = pickModuleExports(namespace);
   const problems = findShapeProblems(exports, options.type);
   if (problems.length > 0) {

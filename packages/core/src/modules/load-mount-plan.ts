@@ -1,9 +1,7 @@
 // Reads a mount plan from where an operator keeps it: the CTXKIT_MOUNT_PLAN variable or a JSON file, so memory policy changes per deployment without code.
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
-import { resolve } from "node:path";
 import { ContextConfigError } from "../errors.js";
 import { mountPlanSchema, type MountPlan } from "./mount-plan.js";
+import { currentDirectory, nodeBuiltins } from "./node-builtins.js";
 import { parseConfig } from "./parse-config.js";
 
 /** The variable `loadMountPlan` reads: the plan's JSON, or the path of a JSON file holding it. */
@@ -25,7 +23,7 @@ export interface LoadMountPlanOptions {
  * module names the source (`mount plan (CTXKIT_MOUNT_PLAN)`, `mount plan (plans/prod.json)`).
  */
 export async function loadMountPlan(options: LoadMountPlanOptions = {}): Promise<MountPlan> {
-  const { file, env = process.env, cwd = process.cwd() } = options;
+  const { file, env = globalThis.process?.env ?? {}, cwd = currentDirectory() } = options;
   const variable = env[MOUNT_PLAN_VARIABLE]?.trim();
   if (variable !== undefined && variable !== "") {
     if (variable.startsWith("{")) return parsePlan(variable, `mount plan (${MOUNT_PLAN_VARIABLE})`);
@@ -43,12 +41,14 @@ export async function loadMountPlan(options: LoadMountPlanOptions = {}): Promise
 export const MAX_MOUNT_PLAN_BYTES = 1024 * 1024;
 
 async function readPlanFile(file: string, cwd: string, source: string): Promise<MountPlan> {
-  const path = resolve(cwd, file);
+  const { fs, fsPromises, path: paths } = nodeBuiltins("loadMountPlan");
+  const { constants } = fs;
+  const path = paths.resolve(cwd, file);
   const refuse = (message: string) => new ContextConfigError(source, [{ path: "", message }]);
-  let handle: Awaited<ReturnType<typeof open>>;
+  let handle: Awaited<ReturnType<typeof fsPromises.open>>;
   try {
     // Non-blocking, so a FIFO opens at once instead of waiting for a writer; its type is then refused below.
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    handle = await fsPromises.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
     throw refuse(`cannot read the file (${code}); check the path`);
@@ -61,7 +61,7 @@ async function readPlanFile(file: string, cwd: string, source: string): Promise<
     if (stats.size > MAX_MOUNT_PLAN_BYTES)
       throw refuse(`${path} is ${stats.size} bytes, over the ${MAX_MOUNT_PLAN_BYTES}-byte limit of a plan file; is it the right file?`);
     // At most one byte over the limit, in case the file grew since it was opened.
-    const buffer = Buffer.alloc(MAX_MOUNT_PLAN_BYTES + 1);
+    const buffer = new Uint8Array(MAX_MOUNT_PLAN_BYTES + 1);
     let length = 0;
     while (length < buffer.length) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
@@ -70,7 +70,7 @@ async function readPlanFile(file: string, cwd: string, source: string): Promise<
     }
     if (length > MAX_MOUNT_PLAN_BYTES)
       throw refuse(`${path} grew over the ${MAX_MOUNT_PLAN_BYTES}-byte limit of a plan file while it was read`);
-    return parsePlan(buffer.toString("utf8", 0, length), source);
+    return parsePlan(new TextDecoder().decode(buffer.subarray(0, length)), source);
   } catch (error) {
     if (error instanceof ContextConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";

@@ -6,6 +6,7 @@ import { PRESETS } from "../engine/context-config.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import type { ContextManager } from "../protocol.js";
 import { loadModule } from "./load-module.js";
+import { currentDirectory } from "./node-builtins.js";
 import type { StrategyModule } from "./module.js";
 import { parseConfig } from "./parse-config.js";
 
@@ -96,7 +97,7 @@ export async function resolveStrategyModules(
   coordinator: Coordinator,
   options: MountPlanOptions = {},
 ): Promise<unknown[]> {
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd ?? currentDirectory();
   const resolved: unknown[] = [];
   for (const entry of entries) {
     const parsed = moduleEntrySchema.safeParse(entry);
@@ -121,7 +122,7 @@ export async function resolveStrategyModules(
  */
 export async function mountPlan(coordinator: Coordinator, plan: MountPlanInput, options: MountPlanOptions = {}): Promise<ContextManager> {
   const { context } = parseConfig("mount plan", mountPlanSchema, plan);
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd ?? currentDirectory();
   const module = await loadModule(context.module, { type: "context", cwd });
 
   let config: Record<string, unknown> = context.config ?? {};

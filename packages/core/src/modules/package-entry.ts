@@ -1,6 +1,5 @@
 // Finds the file Node would import for a package folder, from its package.json `exports` or `main`.
-import { readFile } from "node:fs/promises";
-import path from "node:path";
+import { nodeBuiltins } from "./node-builtins.js";
 
 /** The conditions Node's `import` matches, in the order a package lists them. */
 const IMPORT_CONDITIONS = new Set(["node", "import", "module-sync", "default"]);
@@ -35,9 +34,10 @@ function pickExport(exportsField: unknown, subpath: string): string | undefined 
 }
 
 async function readManifest(folder: string): Promise<Record<string, unknown> | undefined> {
+  const { fsPromises, path } = nodeBuiltins("resolvePackageEntry");
   let text: string;
   try {
-    text = await readFile(path.join(folder, "package.json"), "utf8");
+    text = await fsPromises.readFile(path.join(folder, "package.json"), "utf8");
   } catch {
     return undefined;
   }
@@ -51,6 +51,7 @@ async function readManifest(folder: string): Promise<Record<string, unknown> | u
  * Throws when `exports` exists but does not export `subpath`, as Node would.
  */
 export async function resolvePackageEntry(folder: string, subpath = "."): Promise<string> {
+  const { path } = nodeBuiltins("resolvePackageEntry");
   const manifest = await readManifest(folder);
   if (manifest?.["exports"] !== undefined) {
     const target = pickExport(manifest["exports"], subpath);

@@ -8,6 +8,12 @@ describe("isPathSpecifier", () => {
     }
   });
 
+  it("should treat Windows drive and UNC paths as paths on any platform, without node:path", () => {
+    for (const specifier of ["C:\\modules\\module.js", "c:/modules/module.js", "\\\\server\\share\\module.js"]) {
+      expect(isPathSpecifier(specifier), specifier).toBe(true);
+    }
+  });
+
   it("should treat package names, scoped or with a subpath, as packages", () => {
     for (const specifier of ["context-simple", "@ctxkit/context-simple", "@ctxkit/core/testing", "pkg/sub"]) {
       expect(isPathSpecifier(specifier), specifier).toBe(false);

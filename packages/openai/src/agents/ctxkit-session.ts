@@ -1,5 +1,4 @@
 // An OpenAI Agents JS session whose memory is a ctxkit context manager: the agent sees the view, the history stays whole.
-import { randomUUID } from "node:crypto";
 import {
   ContextError,
   ContextHistoryConflictError,
@@ -54,7 +53,7 @@ export class CtxkitSession implements AgentsSession {
 
   constructor(options: CtxkitSessionOptions) {
     this.#manager = options.manager;
-    this.#sessionId = options.sessionId ?? randomUUID();
+    this.#sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
     this.#requestOptions = options.requestOptions;
   }
 

@@ -1,0 +1,3 @@
+import { definePackageTestConfig } from "../../vitest.shared.js";
+
+export default definePackageTestConfig("edge");
