@@ -55,6 +55,9 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
+/** A message that would end the data's script element, start one and set a global, were it not escaped. */
+const HOSTILE = 'Look: </script><script>globalThis.owned = true; document.title = "owned"</script><!--';
+
 const ready = (page: Page) => page.waitForSelector("html[data-ready=true]");
 
 describeInBrowser("ctxkit inspect in Chromium", () => {
@@ -108,12 +111,15 @@ describeInBrowser("ctxkit inspect in Chromium", () => {
     const page = await browser.newPage();
     await page.goto(server.url);
     await ready(page);
+    // The first Tabs reach the section links; Enter on the last one lands in the search box.
     let focused = "";
-    for (let press = 0; press < 40 && focused !== "search"; press += 1) {
+    for (let press = 0; press < 10 && focused !== "to-search"; press += 1) {
       await page.keyboard.press("Tab");
       focused = await page.evaluate(() => document.activeElement?.id ?? "");
     }
-    expect(focused).toBe("search");
+    expect(focused).toBe("to-search");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("search");
     expect(await page.evaluate(() => document.activeElement!.matches(":focus-visible"))).toBe(true);
     await page.keyboard.type("question 0");
     await expect.poll(() => page.locator("#message-rows tr").count()).toBe(1);
@@ -147,9 +153,15 @@ describeInBrowser("ctxkit inspect in Chromium", () => {
     await page.close();
   });
 
-  it("should render the --html file from file:// with every network request blocked", async () => {
+  it("should render the --html file from file:// with every network request blocked, a message's </script> shown as text", async () => {
     const file = join(folder, "inspect.html");
-    const written = spawnSync(process.execPath, [bin, ...ARGUMENTS, "--html", file], { cwd: folder, encoding: "utf8" });
+    const hostile = join(folder, "hostile.jsonl");
+    const lines = [...session, { role: "user", content: HOSTILE }, { role: "assistant", content: "Done." }].map((message) =>
+      JSON.stringify(message),
+    );
+    writeFileSync(hostile, `${lines.join("\n")}\n`);
+    const argv = ["inspect", hostile, "--preset", "truncate", "--budget", "1200", "--html", file];
+    const written = spawnSync(process.execPath, [bin, ...argv], { cwd: folder, encoding: "utf8" });
     expect(written.status).toBe(0);
     const page = await browser.newPage();
     const fetched: string[] = [];
@@ -162,7 +174,12 @@ describeInBrowser("ctxkit inspect in Chromium", () => {
     await page.goto(pathToFileURL(file).href);
     await ready(page);
     expect(Number(await page.locator("#compaction-count").textContent())).toBeGreaterThan(0);
-    expect(await page.locator("#message-rows tr").count()).toBe(session.length);
+    expect(await page.locator("#message-rows tr").count()).toBe(session.length + 2);
+    await page.getByLabel("Search messages").fill("</script>");
+    await expect.poll(() => page.locator("#message-rows tr").count()).toBe(1);
+    expect(await page.locator("#message-rows td.text").first().textContent()).toBe(HOSTILE);
+    expect(await page.title()).toBe(`ctxkit inspect: ${hostile}`);
+    expect(await page.evaluate(() => (globalThis as { owned?: boolean }).owned)).toBeUndefined();
     expect(fetched).toEqual([]);
     await page.close();
   });

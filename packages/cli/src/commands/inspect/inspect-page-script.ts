@@ -315,6 +315,12 @@ export function inspectPageScript(): void {
     renderPage();
   };
   search.addEventListener("input", filter);
+  // The section links' last one lands in the search box itself, past every receipt's line.
+  byId("to-search").addEventListener("click", (event) => {
+    event.preventDefault();
+    search.scrollIntoView({ block: "center" });
+    search.focus();
+  });
   formFilter.addEventListener("change", filter);
   byId("previous-page").addEventListener("click", () => {
     page -= 1;

@@ -21,6 +21,7 @@ h1 { font-size: 1.4rem; margin: 0 0 0.3rem; } h2 { font-size: 1.15rem; margin: 1
 :focus-visible { outline: 3px solid #1a4fd6; outline-offset: 2px; }
 button, select, input { font: inherit; color: #1a1a1a; background: #fff; border: 1px solid #595959; border-radius: 4px; padding: 0.2rem 0.5rem; }
 button:disabled { color: #595959; }
+a { color: #1a4fd6; }
 .chart-box { position: relative; border: 1px solid #595959; height: 300px; }
 #timeline-chart { width: 100%; height: 100%; display: block; cursor: crosshair; }
 .axis { display: flex; justify-content: space-between; color: #3d3d3d; font-size: 0.85rem; }
@@ -61,6 +62,7 @@ export function renderInspectPage(data: InspectData): string {
 <header>
 <h1>${escapeHtml(data.title)}</h1>
 <p id="summary"></p>
+<nav aria-label="Sections"><a href="#timeline-heading">Timeline</a> · <a href="#compactions-heading">Compactions</a> · <a href="#next-heading">Next request</a> · <a href="#search" id="to-search">Search messages</a></nav>
 </header>
 <main>
 <section aria-labelledby="timeline-heading">
