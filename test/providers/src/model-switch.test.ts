@@ -117,14 +117,14 @@ describe("the same switches with the provenance policy off", () => {
   });
 });
 
-describe("a session that moves between providers after 10 requests", () => {
+describe.each([false, true])("a session that moves between providers after 10 requests (stream: %s)", (stream) => {
   it("should never be refused when it moves from Anthropic to OpenAI Responses", async () => {
     const context = newContext();
     const claude = contextMessages(anthropicClient(), context);
     const responses = contextResponses(openAIClient(), context);
     const [fromAnthropic, fromOpenAI] = [anthropicServer.requests.length, openAIServer.requests.length];
     await runSession(
-      (request) => (request < SWITCH_AT ? anthropicStep(claude, "claude-sonnet-4-6") : responsesStep(responses, "gpt-5")),
+      (request) => (request < SWITCH_AT ? anthropicStep(claude, "claude-sonnet-4-6", stream) : responsesStep(responses, "gpt-5", stream)),
       14,
     );
     expect(since(anthropicServer, fromAnthropic).map((request) => request.status)).toEqual(Array(SWITCH_AT).fill(200));
@@ -137,7 +137,8 @@ describe("a session that moves between providers after 10 requests", () => {
     const responses = contextResponses(openAIClient(), context);
     const [fromAnthropic, fromOpenAI] = [anthropicServer.requests.length, openAIServer.requests.length];
     await runSession(
-      (request) => (request < SWITCH_AT ? responsesStep(responses, "gpt-5-mini") : anthropicStep(claude, "claude-sonnet-4-6")),
+      (request) =>
+        request < SWITCH_AT ? responsesStep(responses, "gpt-5-mini", stream) : anthropicStep(claude, "claude-sonnet-4-6", stream),
       14,
     );
     expect(since(openAIServer, fromOpenAI).map((request) => request.status)).toEqual(Array(SWITCH_AT).fill(200));
