@@ -1,6 +1,14 @@
 // Gemini `contents` (and a system instruction) as ctxkit messages.
 import type { ContentPart, Message, ToolCall, ToolMessage } from "@ctxkit/core";
-import { acceptMessage, argumentsFromToolInput, readAdapterInput, type InputList, type InputRecord } from "@ctxkit/core/kit";
+import {
+  acceptMessage,
+  argumentsFromToolInput,
+  readAdapterInput,
+  withProvenance,
+  type InputList,
+  type InputRecord,
+  type Provenance,
+} from "@ctxkit/core/kit";
 import type { Content, ContentUnion } from "@google/genai";
 import { functionCallIdFor, SameNameCounter } from "./function-call-ids.js";
 import { GEMINI_PART, GEMINI_THOUGHT, GEMINI_THOUGHT_SIGNATURE, imageUrlOfPart } from "./gemini-parts.js";
@@ -9,6 +17,11 @@ import { contentOfParts, toolContentOf } from "./function-response.js";
 export interface FromGeminiOptions {
   /** The request's `config.systemInstruction`, put first as a system message. */
   systemInstruction?: ContentUnion;
+  /**
+   * Who produced the model contents (`geminiProvenance(model)` for an answer), recorded as the `metadata.provenance`
+   * of each assistant message with thoughts or signatures, so a later request to another model leaves them out.
+   */
+  provenance?: Provenance;
 }
 
 const FIX =
@@ -33,7 +46,8 @@ export function fromGeminiContents(contents: readonly Content[], options: FromGe
     const role = entry.has("role") ? entry.oneOf("role", ["user", "model"]) : "user";
     const parts = entry.records("parts");
     const converted = role === "model" ? [fromModelParts(parts)] : fromUserParts(parts);
-    result.push(...converted.map((message) => acceptMessage(input, message, index)));
+    const recorded = options.provenance === undefined ? converted : withProvenance(converted, options.provenance);
+    result.push(...recorded.map((message) => acceptMessage(input, message, index)));
   });
   return result;
 }

@@ -7,6 +7,7 @@ export {
 } from "./to-gemini-contents.js";
 export { fromGeminiContents, type FromGeminiOptions } from "./from-gemini-contents.js";
 export { functionCallIdFor } from "./function-call-ids.js";
+export { geminiProvenance } from "./gemini-provenance.js";
 export { GEMINI_THOUGHT, GEMINI_THOUGHT_SIGNATURE, GEMINI_PART } from "./gemini-parts.js";
 export {
   contextModels,

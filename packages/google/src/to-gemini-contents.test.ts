@@ -72,6 +72,24 @@ describe("toGeminiContents", () => {
     ]);
   });
 
+  it("should send thoughts and signatures to the model that made them only, given a target model", () => {
+    const view: Message[] = [
+      { role: "user", content: "Hi" },
+      {
+        role: "assistant",
+        content: [
+          { type: "gemini_thought", part: { text: "Hmm.", thought: true, thoughtSignature: "c2ln" } },
+          { type: "gemini_thought_signature", thoughtSignature: "dGV4dA==" },
+          { type: "text", text: "Hello." },
+        ],
+        metadata: { provenance: { provider: "google", model: "gemini-2.5-flash" } },
+      },
+    ];
+    expect(toGeminiContents(view, { targetModel: "models/gemini-2.5-flash" }).contents[1]!.parts).toHaveLength(2);
+    expect(toGeminiContents(view, { targetModel: "gemini-3-pro-preview" }).contents[1]!.parts).toEqual([{ text: "Hello." }]);
+    expect(toGeminiContents(view).contents[1]!.parts).toHaveLength(2);
+  });
+
   it("should open with a user turn when the view opens with the model", () => {
     expect(toGeminiContents([{ role: "assistant", content: "Earlier answer." }]).contents[0]).toEqual({
       role: "user",

@@ -4,6 +4,7 @@ import { stripReasoning, textOfPart, toolInputFromArguments, unsupportedPartErro
 import type { Content, Part } from "@google/genai";
 import { isMintedFunctionCallId, SameNameCounter } from "./function-call-ids.js";
 import { toFunctionResponse } from "./function-response.js";
+import { forGeminiModel } from "./gemini-provenance.js";
 import { GEMINI_PART, GEMINI_THOUGHT, GEMINI_THOUGHT_SIGNATURE, isGeminiReasoning, toImagePart } from "./gemini-parts.js";
 
 export interface GeminiRequest {
@@ -13,6 +14,11 @@ export interface GeminiRequest {
 }
 
 export interface ToGeminiOptions {
+  /**
+   * The model the request goes to. Thoughts and thought signatures whose recorded provenance (`metadata.provenance`)
+   * names another model are left out; parts with no provenance go as they are. Without it, every part goes as stored.
+   */
+  targetModel?: string;
   /**
    * Gemini refuses a conversation whose first function call turn does not follow a user turn, which a view can
    * open with once the messages before an assistant turn were compacted away: a user content with this text is
@@ -39,7 +45,7 @@ export function toGeminiContents(view: readonly Message[], options: ToGeminiOpti
   let calls: readonly ToolCall[] = [];
   let responses = new SameNameCounter();
 
-  stripReasoning(toProviderMessages(view), { keep: isGeminiReasoning }).forEach((message, index) => {
+  stripReasoning(toProviderMessages(forGeminiModel(view, options.targetModel)), { keep: isGeminiReasoning }).forEach((message, index) => {
     if (message.role === "system" || message.role === "developer") {
       system.push(...toSystemParts(message.content, index));
       return;

@@ -57,7 +57,30 @@ describe("contextModels", () => {
         { type: "gemini_thought_signature", thoughtSignature: "Y2FsbA==", callId: "gemini-call-0-read_file" },
       ],
       tool_calls: [{ id: "gemini-call-0-read_file", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }],
+      metadata: { provenance: { provider: "google", model: "gemini-2.5-flash" } },
     });
+  });
+
+  it("should leave another model's thoughts and signatures out of a request, and send them back to their own model", async () => {
+    const context = await manager();
+    const thought = { text: "Short answer.", thought: true, thoughtSignature: "dGhvdWdodA==" };
+    const answer = {
+      candidates: [{ content: { role: "model", parts: [thought, { text: "Hi.", thoughtSignature: "dGV4dA==" }] }, finishReason: "STOP" }],
+    };
+    const { ai, requests } = recordingClient(answer);
+    const gemini = contextModels(ai, context);
+    const ask = (model: string) => gemini.generateContent({ model, contents: [{ role: "user", parts: [{ text: "Again?" }] }] });
+    await ask("models/gemini-2.5-flash");
+    await ask("gemini-3-pro-preview");
+    await ask("gemini-2.5-flash");
+    expect(requests[1]?.contents).toEqual([
+      { role: "user", parts: [{ text: "Again?" }] },
+      { role: "model", parts: [{ text: "Hi." }] },
+      { role: "user", parts: [{ text: "Again?" }] },
+    ]);
+    expect((requests[2]?.contents as { parts: unknown[] }[])[1]?.parts).toEqual([thought, { text: "Hi.", thoughtSignature: "dGV4dA==" }]);
+    // The history keeps every part, whichever model a request went to.
+    expect(JSON.stringify(await context.getMessages())).toContain("dGhvdWdodA==");
   });
 
   it("should store only the caller's contents when the answer has none (a blocked prompt)", async () => {

@@ -19,6 +19,7 @@ import type {
   Part,
 } from "@google/genai";
 import { fromGeminiContents } from "../from-gemini-contents.js";
+import { geminiProvenance } from "../gemini-provenance.js";
 import { toGeminiContents, type GeminiRequest, type ToGeminiOptions } from "../to-gemini-contents.js";
 import { isContextLengthError } from "./is-context-length-error.js";
 import { parseGeminiUsage } from "./gemini-usage.js";
@@ -26,7 +27,13 @@ import { responseAssembly } from "./response-assembly.js";
 
 const PROVIDER = "Gemini";
 
-export interface ContextModelsOptions extends ToGeminiOptions {
+export interface ContextModelsOptions extends Omit<ToGeminiOptions, "targetModel"> {
+  /**
+   * Each stored answer records its model (`metadata.provenance`), and each request leaves out the thoughts and
+   * signatures another model produced, so a session may change `model` at any call. `false` sends every stored
+   * part as it is. Default: true.
+   */
+  checkProvenance?: boolean;
   /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
   provider?: Provider;
   /** A fixed budget instead; the manager's `maxTokens` applies when neither is given. */
@@ -66,15 +73,16 @@ export interface ContextModels {
  * manager's view, every answer goes into the manager. One per conversation.
  */
 export function contextModels(ai: Pick<GoogleGenAI, "models">, manager: ContextManager, options: ContextModelsOptions = {}): ContextModels {
-  const { provider, tokenBudget, recoverOverflow, onEvent, ...conversion } = options;
+  const { provider, tokenBudget, recoverOverflow, onEvent, checkProvenance, ...conversion } = options;
 
   /** Stores an answer (streamed and assembled, or not) the one way: its first candidate's content, then the usage. */
-  async function store(turn: TurnInFlight, answer: GenerateContentResponse): Promise<void> {
+  async function store(turn: TurnInFlight, model: string, answer: GenerateContentResponse): Promise<void> {
     // Read and checked before the answer is stored: bad usage is ignored, never a failed turn.
     const usage = parseGeminiUsage(answer.usageMetadata);
     const parts = answer.candidates?.[0]?.content?.parts;
     // A blocked prompt or an empty answer has no content: only the caller's contents stay.
-    if (parts !== undefined && parts.length > 0) await turn.add(fromGeminiContents([{ role: "model", parts }]));
+    if (parts !== undefined && parts.length > 0)
+      await turn.add(fromGeminiContents([{ role: "model", parts }], { provenance: geminiProvenance(model) }));
     await reportProviderUsage(manager, usage, { provider: PROVIDER, ...(onEvent === undefined ? {} : { onEvent }) });
   }
 
@@ -88,6 +96,7 @@ export function contextModels(ai: Pick<GoogleGenAI, "models">, manager: ContextM
     const added = fromGeminiContents(contents);
     const systemText = instructionText(config.systemInstruction);
     const reserveTokens = systemText === "" ? 0 : estimateCounter().count(systemText);
+    const targetModel = checkProvenance === false ? undefined : rest.model;
     return runTurn(manager, async (turn) => {
       await turn.add(added);
       const answer = await sendWithRecovery({
@@ -103,7 +112,7 @@ export function contextModels(ai: Pick<GoogleGenAI, "models">, manager: ContextM
         isOverflow: isContextLengthError,
         ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
         send: (view: Message[]) => {
-          const request = toGeminiContents(view, conversion);
+          const request = toGeminiContents(view, { ...conversion, ...(targetModel === undefined ? {} : { targetModel }) });
           return send({ ...rest, contents: request.contents, config: withSystemInstruction(config, request) });
         },
       });
@@ -117,7 +126,7 @@ export function contextModels(ai: Pick<GoogleGenAI, "models">, manager: ContextM
         params,
         (request) => ai.models.generateContent(request),
         async (turn, answer) => {
-          await store(turn, answer);
+          await store(turn, params.model, answer);
           return answer;
         },
       ),
@@ -133,7 +142,7 @@ export function contextModels(ai: Pick<GoogleGenAI, "models">, manager: ContextM
             assembly: responseAssembly(),
             provider: PROVIDER,
             signal: params.config?.abortSignal,
-            store: (answer) => store(turn, answer),
+            store: (answer) => store(turn, params.model, answer),
           }),
       ),
   };
