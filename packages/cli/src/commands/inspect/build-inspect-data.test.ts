@@ -1,5 +1,5 @@
 // The inspect page's data, built without a browser: a transcript's replayed timeline and a stored journal's receipts.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ContextLockedError, createContextManager, type EventHandler, type Message } from "@ctxkit/core";
@@ -92,7 +92,10 @@ describe("inspectStored", () => {
     await writer.close();
     expect(stored.length).toBeGreaterThan(0);
 
+    const journal = readFileSync(join(folder, "stored.jsonl"));
     const read = await readStoredSession({ kind: "journal", file: join(folder, "stored.jsonl") }, { preset: "truncate" }, undefined);
+    // Read, never written: the journal is byte for byte what the writer left.
+    expect(readFileSync(join(folder, "stored.jsonl")).equals(journal)).toBe(true);
     expect(read.history).toEqual(session);
     expect(read.budget).toBe(1_200);
     const data = await inspectStored(

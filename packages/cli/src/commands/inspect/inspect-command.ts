@@ -99,6 +99,10 @@ async function buildData(options: InspectArguments, io: CommandIo): Promise<Insp
         : { kind: options.url!.startsWith("redis") ? "redis" : "postgres", url: options.url!, session: options.session! };
     const session = await readStoredSession(source, configuration.config, options.budget);
     const label = source.kind === "journal" ? options.source! : `${displayUrl(source.url)} session ${source.session}`;
+    if (session.history.length === 0)
+      throw source.kind === "journal"
+        ? new UsageError("SOURCE", `${label} holds no messages: give the journal of a session that has some`)
+        : new UsageError("--session", `${label} holds no messages: check the session id (and that --url names the right server)`);
     const budget = session.budget ?? DEFAULT_BUDGETS[0]!;
     return await inspectStored({ kind: source.kind, label, session }, target(budget, session.history.length));
   } finally {

@@ -68,6 +68,18 @@ function itShowsTheStoredSession(url: () => string, open: (sessionId: string) =>
 }
 
 describeWithPostgres("ctxkit inspect on a PostgreSQL session", (connectionString) => {
+  it("should exit 2 naming --session when the session holds no messages", async () => {
+    let stderr = "";
+    const code = await main(["inspect", "--url", connectionString, "--session", randomUUID(), "--html", join(folder, "empty.html")], {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd: folder,
+      signal: new AbortController().signal,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--session: .* holds no messages: check the session id/);
+  });
+
   itShowsTheStoredSession(
     () => connectionString,
     (sessionId) => new PostgresMessageStore({ connectionString, sessionId }),
