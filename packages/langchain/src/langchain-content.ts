@@ -25,6 +25,7 @@ function imageUrlOf(block: InputRecord): string {
   const url = block.optionalString("url");
   if (url !== undefined) return url;
   const data = block.string("data");
+  // LangChain's v1 blocks say `mimeType`, its older data blocks `mime_type`; a block with neither is taken as PNG.
   const mimeType = block.optionalString("mimeType") ?? block.optionalString("mime_type") ?? "image/png";
   return `data:${mimeType};base64,${data}`;
 }
@@ -44,8 +45,8 @@ function toImageUrlPart(block: InputRecord): ImageUrlPart {
  * (whose `image_url` may be a bare string) and its standard `image` block (`url`, or `data` with a MIME type)
  * become ctxkit `image_url` parts, which every view counts as an image rather than as text.
  */
-export function fromLangchainContent(entry: InputRecord, key = "content"): string | ContentPart[] {
-  const content = entry.stringOrRecords(key);
+export function fromLangchainContent(entry: InputRecord): string | ContentPart[] {
+  const content = entry.stringOrRecords("content");
   if (typeof content === "string") return content;
   return content.flatMap((block): ContentPart[] => {
     const type = block.nonEmptyString("type");
