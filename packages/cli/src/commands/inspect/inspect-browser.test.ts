@@ -64,17 +64,18 @@ describeInBrowser("ctxkit inspect in Chromium", () => {
   let browser: Browser;
   let server: { child: ChildProcess; url: string };
 
+  // Starting the command and the browser on a busy two-core machine can take longer than a hook's default 10 s.
   beforeAll(async () => {
     writeFileSync(transcript, `${session.map((message) => JSON.stringify(message)).join("\n")}\n`);
     server = await startServer();
     browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
     if (server !== undefined && server.child.exitCode === null) server.child.kill("SIGTERM");
     rmSync(folder, { recursive: true, force: true });
-  });
+  }, 30_000);
 
   it("should show the compactions, their count in the heading matching the receipts listed", async () => {
     const page = await browser.newPage();
