@@ -5,12 +5,11 @@ import {
   sendWithRecovery,
   type ContextManager,
   type EventHandler,
-  type Message,
   type Provider,
   type RequestOptions,
   type TokenCounter,
 } from "@ctxkit/core";
-import { countMessageTokens, HistorySync, parseProviderUsage, runTurn, type ProviderUsageFields } from "@ctxkit/core/kit";
+import { countMessageTokens, HistorySync, isInstruction, parseProviderUsage, runTurn, type ProviderUsageFields } from "@ctxkit/core/kit";
 import type { BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { fromLangchainMessage, fromLangchainMessages } from "./from-langchain-messages.js";
@@ -48,8 +47,6 @@ function systemPromptTokens(system: BaseMessage | undefined, counter: TokenCount
   const text = typeof content === "string" ? content : JSON.stringify(content);
   return text === "" ? 0 : countMessageTokens({ role: "system", content: text }, counter);
 }
-
-const isInstruction = (message: Message) => message.role === "system" || message.role === "developer";
 
 /**
  * `createAgent({ model, tools, middleware: [contextMiddleware(manager)] })`: before each model call the new
