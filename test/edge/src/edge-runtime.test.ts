@@ -2,7 +2,7 @@
 // platforms, no node: import in either bundle, and a short session run in Vercel's edge runtime.
 import { fileURLToPath } from "node:url";
 import { EdgeRuntime } from "edge-runtime";
-import { type BuildOptions, type Metafile, build } from "esbuild";
+import { type BuildFailure, type BuildOptions, type Metafile, build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EdgeSessionReport } from "./session-entry.js";
 
@@ -70,4 +70,27 @@ describe.each(Object.entries(PLATFORMS))("a %s bundle", (_platform, options) => 
     expect(report.adapterLengths.aiSdk).toBeGreaterThan(0);
     expect(report.adapterLengths.anthropic).toBeGreaterThan(0);
   });
+});
+
+describe("the stores that need Node", () => {
+  it.each(["@ctxkit/context-persistent", "@ctxkit/context-postgres", "@ctxkit/context-redis"])(
+    "should make a browser bundle of %s fail when it is built, naming the node condition",
+    async (name) => {
+      // As the package is published: no source condition, so its exports map is all there is.
+      const failure = await build({
+        stdin: { contents: `export * from "${name}";`, resolveDir: fileURLToPath(new URL(".", import.meta.url)) },
+        bundle: true,
+        platform: "browser",
+        write: false,
+        logLevel: "silent",
+      }).then(
+        () => undefined,
+        (error: BuildFailure) => error,
+      );
+      const notes = failure?.errors.flatMap((error) => [error.text, ...error.notes.map((note) => note.text)]).join("\n") ?? "";
+      expect(notes).toContain(`Could not resolve "${name}"`);
+      // Only the node condition leads to code: there is no "default" a browser could fall back on.
+      expect(notes).toMatch(/conditions in the package definition \((?:"@ctxkit\/source", )?"types", "node"\) match/);
+    },
+  );
 });

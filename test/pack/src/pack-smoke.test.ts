@@ -114,7 +114,9 @@ describe("packed packages installed with npm", () => {
     });
     const result = JSON.parse(await runNode(join(alone, "bundled.mjs"), alone)) as { viewTokens: number; defaultCounterError: string };
     expect(result.viewTokens).toBeGreaterThan(0);
-    expect(result.defaultCounterError).toContain('tiktokenCounter({ encoding: "o200k_base", ranks: o200k_base })');
+    expect(result.defaultCounterError).toContain(
+      'import o200k_base from "@ctxkit/core/ranks/o200k_base"; tiktokenCounter({ ranks: o200k_base })',
+    );
   });
 
   it("should run the ctxkit-conformance command with npx", async () => {
