@@ -4,6 +4,7 @@ import type { CompactionReceipt } from "@ctxkit/core/kit";
 import { CATEGORY_LIST, explainMessages, type InspectData, nextView, TEXT_LIMIT } from "./inspect-data.js";
 import { recordTimeline } from "./inspect-timeline.js";
 import type { StoredSession } from "./stored-session.js";
+import { MessageFacts } from "../../replay/view-judge.js";
 import { ViewCategorizer } from "./view-categories.js";
 
 export interface InspectTarget {
@@ -24,8 +25,8 @@ export interface TranscriptSource {
 
 /** A transcript replayed through the configuration: the timeline, its receipts and the next view, all recorded. */
 export async function inspectTranscript(transcript: TranscriptSource, target: InspectTarget): Promise<InspectData> {
-  const categorizer = new ViewCategorizer();
-  const timeline = await recordTimeline(transcript.messages, target.create, target.budget, { ...optionsOf(target), categorizer });
+  const { categorizer, facts } = counting();
+  const timeline = await recordTimeline(transcript.messages, target.create, target.budget, { ...optionsOf(target), categorizer, facts });
   return {
     title: `ctxkit inspect: ${transcript.label}`,
     source: { kind: "transcript", label: transcript.label, format: transcript.format },
@@ -53,8 +54,8 @@ export interface StoredSource {
  */
 export async function inspectStored(stored: StoredSource, target: InspectTarget): Promise<InspectData> {
   const { session } = stored;
-  const categorizer = new ViewCategorizer();
-  const timeline = await recordTimeline(session.history, target.create, target.budget, { ...optionsOf(target), categorizer });
+  const { categorizer, facts } = counting();
+  const timeline = await recordTimeline(session.history, target.create, target.budget, { ...optionsOf(target), categorizer, facts });
   return {
     title: `ctxkit inspect: ${stored.label}`,
     source: { kind: stored.kind, label: stored.label },
@@ -70,6 +71,12 @@ export async function inspectStored(stored: StoredSource, target: InspectTarget)
     messages: explainMessages(session.history, session.explanation, (message) => categorizer.tokensOf(message)),
     textLimit: TEXT_LIMIT,
   };
+}
+
+/** One count per message, shared by the replay and the page's categories. */
+function counting(): { categorizer: ViewCategorizer; facts: MessageFacts } {
+  const facts = new MessageFacts();
+  return { facts, categorizer: new ViewCategorizer(undefined, (message) => facts.tokensOf(message)) };
 }
 
 function optionsOf(target: InspectTarget): { signal?: AbortSignal; onMessage?: (added: number) => void } {

@@ -20,6 +20,8 @@ export interface RecordTimelineOptions {
   /** Called after each message is added, with how many have been. */
   readonly onMessage?: (added: number) => void;
   readonly categorizer?: ViewCategorizer;
+  /** The replay's cached counts; share it with `categorizer` so each message is counted once. */
+  readonly facts?: MessageFacts;
 }
 
 /** Follows one replay: the views it gets, what was added between them, and the compactions' receipts. */
@@ -94,7 +96,8 @@ export async function recordTimeline(
   budget: number,
   options: RecordTimelineOptions = {},
 ): Promise<Timeline> {
-  const recorder = new TimelineRecorder(options.categorizer ?? new ViewCategorizer());
+  const facts = options.facts ?? new MessageFacts();
+  const recorder = new TimelineRecorder(options.categorizer ?? new ViewCategorizer(undefined, (message) => facts.tokensOf(message)));
   let manager: ContextManager | undefined;
   let explanation: ViewExplanation | undefined;
   const inner = managerSystem(async (onEvent) => {
@@ -132,7 +135,7 @@ export async function recordTimeline(
       return recording;
     },
   };
-  await replayCost(system, { file: "inspect", messages, factsByCall: new Map(), facts: new MessageFacts() }, budget, {
+  await replayCost(system, { file: "inspect", messages, factsByCall: new Map(), facts }, budget, {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onMessage === undefined ? {} : { onMessage: options.onMessage }),
   });

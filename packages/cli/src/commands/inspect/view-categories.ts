@@ -44,7 +44,14 @@ function isSummaryMessage(message: Message): boolean {
 export class ViewCategorizer {
   private readonly shares = new WeakMap<Message, readonly (readonly [number, number])[]>();
 
-  constructor(readonly counter: TokenCounter = tiktokenCounter("o200k_base")) {}
+  /**
+   * `countOf` gives a message's whole count; by default `countMessageTokens` with `counter`. A replay passes its
+   * own cached count (the replay library's `MessageFacts`), so no message is tokenized twice.
+   */
+  constructor(
+    readonly counter: TokenCounter = tiktokenCounter("o200k_base"),
+    private readonly countOf: (message: Message) => number = (message) => countMessageTokens(message, counter),
+  ) {}
 
   /** The message's whole count, with the per-message overhead. */
   tokensOf(message: Message): number {
@@ -66,7 +73,7 @@ export class ViewCategorizer {
   private sharesOf(message: Message): readonly (readonly [number, number])[] {
     let shares = this.shares.get(message);
     if (shares === undefined) {
-      shares = this.split(message, countMessageTokens(message, this.counter));
+      shares = this.split(message, this.countOf(message));
       this.shares.set(message, shares);
     }
     return shares;
