@@ -2,6 +2,7 @@
 export {
   toGeminiContents,
   DEFAULT_OPENING_USER_TEXT,
+  SKIP_THOUGHT_SIGNATURE_VALIDATOR,
   type GeminiRequest,
   type ToGeminiOptions,
 } from "./to-gemini-contents.js";

@@ -90,6 +90,38 @@ describe("toGeminiContents", () => {
     expect(toGeminiContents(view).contents[1]!.parts).toHaveLength(2);
   });
 
+  it("should give the first unsigned call of each step of the current turn the signature asked for, and no other", () => {
+    const view: Message[] = [
+      { role: "user", content: "Read a.txt." },
+      { role: "assistant", content: null, tool_calls: [call("c1"), call("c2")] },
+      { role: "tool", tool_call_id: "c1", content: "A" },
+      { role: "tool", tool_call_id: "c2", content: "B" },
+      { role: "assistant", content: null, tool_calls: [call("c3")] },
+    ];
+    const signed = toGeminiContents(
+      [{ role: "assistant", content: null, tool_calls: [call("c0")] }, { role: "tool", tool_call_id: "c0", content: "0" }, ...view],
+      {
+        unsignedCallSignature: "skip_thought_signature_validator",
+      },
+    );
+    const signatures = signed.contents.flatMap((content) => content.parts!.map((part) => part.thoughtSignature));
+    // c0 is in an earlier turn; c1 opens a step of the current one, c2 follows it in that step, c3 opens the next.
+    expect(signatures).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      "skip_thought_signature_validator",
+      undefined,
+      undefined,
+      undefined,
+      "skip_thought_signature_validator",
+    ]);
+    expect(toGeminiContents(view).contents.flatMap((content) => content.parts!.map((part) => part.thoughtSignature))).not.toContain(
+      "skip_thought_signature_validator",
+    );
+  });
+
   it("should open with a user turn when the view opens with the model", () => {
     expect(toGeminiContents([{ role: "assistant", content: "Earlier answer." }]).contents[0]).toEqual({
       role: "user",

@@ -25,9 +25,19 @@ export interface ToGeminiOptions {
    * put first then.
    */
   openingUserText?: string;
+  /**
+   * Gemini 3 refuses a request whose current turn (the steps since the last user content that is not only function
+   * responses) has a step whose first function call carries no signature: another model's, whose signature the
+   * target cannot verify and `targetModel` left out, or one never signed. With this, such a call is sent with it
+   * (`SKIP_THOUGHT_SIGNATURE_VALIDATOR`, as `contextModels` does). Without it, calls go as stored.
+   */
+  unsignedCallSignature?: string;
 }
 
 export const DEFAULT_OPENING_USER_TEXT = "(earlier messages left out)";
+
+/** The signature Gemini documents for a function call it did not sign (another model's, one written by hand). */
+export const SKIP_THOUGHT_SIGNATURE_VALIDATOR = "skip_thought_signature_validator";
 
 /**
  * The view as `{ systemInstruction, contents }` for `ai.models.generateContent`. System and developer messages go
@@ -88,7 +98,21 @@ export function toGeminiContents(view: readonly Message[], options: ToGeminiOpti
     ]);
   if (contents[0]?.role === "model")
     contents.unshift({ role: "user", parts: [{ text: options.openingUserText ?? DEFAULT_OPENING_USER_TEXT }] });
+  if (options.unsignedCallSignature !== undefined) signCurrentTurn(contents, options.unsignedCallSignature);
   return { ...(system.length > 0 ? { systemInstruction: { parts: system } } : {}), contents };
+}
+
+/** Gives the first function call of each step of the current turn that has no signature `signature`. */
+function signCurrentTurn(contents: readonly { role: string; parts: Part[] }[], signature: string): void {
+  const start = contents.findLastIndex(
+    (content) => content.role === "user" && content.parts.some((part) => part.functionResponse === undefined),
+  );
+  for (const content of contents.slice(start + 1)) {
+    if (content.role !== "model") continue;
+    const first = content.parts.findIndex((part) => part.functionCall !== undefined);
+    const call = content.parts[first];
+    if (call !== undefined && call.thoughtSignature === undefined) content.parts[first] = { ...call, thoughtSignature: signature };
+  }
 }
 
 // Gemini refuses a text part with no visible character: such text is no part at all (unless it carries a signature).

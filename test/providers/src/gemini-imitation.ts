@@ -1,6 +1,7 @@
 // A strict imitation of the Gemini API's generateContent and streamGenerateContent (SSE): its checks and error
 // bodies, thought signatures it holds the client to, a scripted model, o200k × 1.2 tokens (or as told).
 import { replyTo, type ScriptedReply } from "@ctxkit/conformance";
+import { SKIP_THOUGHT_SIGNATURE_VALIDATOR } from "@ctxkit/google";
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Reply } from "./loopback-server.js";
 import { DEFAULT_COUNTING, providerTokens, type ProviderCounting } from "./provider-tokens.js";
 import { nextMove } from "./scripted-model.js";
@@ -83,7 +84,7 @@ const responsesOf = (content: Content) =>
   (content.parts as Part[]).flatMap((part) => (isObject(part["functionResponse"]) ? [part["functionResponse"] as Part] : []));
 
 /** The first rule the request breaks, as the API reports it; undefined when it is well formed. */
-function check(body: Record<string, unknown>, signatures: ReadonlyMap<string, string>): Reply | undefined {
+function check(body: Record<string, unknown>, model: string | undefined): Reply | undefined {
   const extra = Object.keys(body).find((key) => !TOP_LEVEL.has(key));
   if (extra !== undefined) return invalid(`Invalid JSON payload received. Unknown name "${extra}": Cannot find field.`);
   const system = body["systemInstruction"];
@@ -131,37 +132,45 @@ function check(body: Record<string, unknown>, signatures: ReadonlyMap<string, st
         );
       open.splice(match, 1);
     }
-    // Gemini checks the signatures it gave: the first call of each step carries its signature, and a signed part
-    // comes back as it was given.
+  }
+  return model === undefined ? undefined : checkSignatures(contents as Content[], model);
+}
+
+/**
+ * Gemini 3's rules for thought signatures: the first function call of each step of the current turn (since the last
+ * user content that is not only function responses) carries one, and each signature is one this model gave, on the
+ * part it gave it for, or the documented placeholder for a call it did not sign.
+ */
+function checkSignatures(contents: readonly Content[], model: string): Reply | undefined {
+  const start = contents.findLastIndex(
+    (content) => content.role === "user" && (content.parts as Part[]).some((part) => part["functionResponse"] === undefined),
+  );
+  for (const [index, content] of contents.entries()) {
     const parts = content.parts as Part[];
-    const firstCall = parts.findIndex((part) => part["functionCall"] !== undefined);
-    if (content.role === "model" && firstCall >= 0) {
-      const given = signatures.get(canonical({ functionCall: parts[firstCall]!["functionCall"] }));
-      if (given !== undefined && parts[firstCall]!["thoughtSignature"] !== given)
-        return invalid(
-          `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${String(callsOf(content)[0]!["name"])}\` , position ${index + 1}.`,
-        );
+    const firstCall = parts.find((part) => part["functionCall"] !== undefined);
+    if (index > start && content.role === "model" && firstCall !== undefined && firstCall["thoughtSignature"] === undefined)
+      return invalid(
+        `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${String((firstCall["functionCall"] as Part)["name"])}\` , position ${index + 1}.`,
+      );
+    for (const part of parts) {
+      const signature = part["thoughtSignature"];
+      if (signature === undefined || signature === SKIP_THOUGHT_SIGNATURE_VALIDATOR) continue;
+      const given = signedParts.get(String(signature));
+      if (given === undefined || given.model !== model || given.part !== canonical(part)) return invalid("Corrupted thought signature.");
     }
-    for (const part of parts)
-      if (
-        typeof part["thoughtSignature"] === "string" &&
-        signedParts.has(part["thoughtSignature"]) &&
-        signedParts.get(part["thoughtSignature"]) !== canonical(part)
-      )
-        return invalid("Corrupted thought signature.");
   }
   return undefined;
 }
 
-/** Every signature the imitations gave, with the part it signed: any client that sends it back must send that part. */
-const signedParts = new Map<string, string>();
+/** Every signature the imitations gave, with the model that gave it and the part it signed. */
+const signedParts = new Map<string, { model: string; part: string }>();
 let sequence = 0;
 
-function sign(part: Part): Part {
+function sign(part: Part, model: string): Part {
   sequence += 1;
-  const signature = Buffer.from(`sig-${sequence}-${canonical(part).slice(0, 24)}`).toString("base64");
+  const signature = Buffer.from(`sig-${sequence}-${model}-${canonical(part).slice(0, 24)}`).toString("base64");
   const signed = { ...part, thoughtSignature: signature };
-  signedParts.set(signature, canonical(signed));
+  signedParts.set(signature, { model, part: canonical(signed) });
   return signed;
 }
 
@@ -189,15 +198,13 @@ function promptTokensOf(body: Record<string, unknown>, ratio: number): number {
 }
 
 export class GeminiImitation {
-  /** Each first function call the imitation made, with the signature it gave it. */
-  private readonly signatures = new Map<string, string>();
-
   constructor(private readonly counting: ProviderCounting = DEFAULT_COUNTING) {}
 
   handle(path: string, body: Record<string, unknown>, record: RecordedRequest): Reply {
     const streamed = path.includes(":streamGenerateContent");
     if (streamed && !path.includes("alt=sse")) return invalid("This imitation streams server-sent events only: pass alt=sse.");
-    const error = check(body, this.signatures);
+    const model = /\/models\/([^/:]+):/.exec(path)?.[1] ?? "";
+    const error = check(body, model);
     if (error !== undefined) return error;
     const { ratio, window } = this.counting;
     const promptTokens = promptTokensOf(body, ratio);
@@ -219,10 +226,9 @@ export class GeminiImitation {
     };
     let answer: Part;
     if ("call" in move) {
-      answer = sign({ functionCall: { name: "read_file", args: JSON.parse(move.call) } });
-      this.signatures.set(canonical({ functionCall: answer["functionCall"] }), answer["thoughtSignature"] as string);
-    } else answer = thinking ? sign({ text: move.answer }) : { text: move.answer };
-    const parts = [...(thinking ? [sign(thought)] : []), answer];
+      answer = sign({ functionCall: { name: "read_file", args: JSON.parse(move.call) } }, model);
+    } else answer = thinking ? sign({ text: move.answer }, model) : { text: move.answer };
+    const parts = [...(thinking ? [sign(thought, model)] : []), answer];
     const candidatesTokenCount = providerTokens(parts.filter((part) => part["thought"] !== true).flatMap(textsOf), 0, ratio);
     const thoughtsTokenCount = thinking ? providerTokens([thought.text], 0, ratio) : 0;
     const response = {
@@ -234,7 +240,7 @@ export class GeminiImitation {
         promptTokensDetails: [{ modality: "TEXT", tokenCount: promptTokens }],
         ...(thinking ? { thoughtsTokenCount } : {}),
       },
-      modelVersion: "gemini-2.5-flash",
+      modelVersion: model,
       responseId: `imitation-${sequence}`,
     };
     return streamed ? streamedGemini(response, streamFaultIn(question)) : { status: 200, body: response };
@@ -325,7 +331,7 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
  * the input-limit 400; streamed as the imitation streams when the path asks.
  */
 export function scriptedGeminiReply(path: string, body: Record<string, unknown>, scripted: ScriptedReply): Reply {
-  const error = check(body, new Map());
+  const error = check(body, undefined);
   if (error !== undefined) return error;
   const answer = replyTo(scripted, body["contents"]);
   if (answer.kind === "too-long") return tooLong(1_200_293, 1_048_576);

@@ -20,7 +20,7 @@ import type {
 } from "@google/genai";
 import { fromGeminiContents } from "../from-gemini-contents.js";
 import { geminiProvenance } from "../gemini-provenance.js";
-import { toGeminiContents, type GeminiRequest, type ToGeminiOptions } from "../to-gemini-contents.js";
+import { SKIP_THOUGHT_SIGNATURE_VALIDATOR, toGeminiContents, type GeminiRequest, type ToGeminiOptions } from "../to-gemini-contents.js";
 import { isContextLengthError } from "./is-context-length-error.js";
 import { parseGeminiUsage } from "./gemini-usage.js";
 import { responseAssembly } from "./response-assembly.js";
@@ -112,7 +112,11 @@ export function contextModels(ai: Pick<GoogleGenAI, "models">, manager: ContextM
         isOverflow: isContextLengthError,
         ...(recoverOverflow === undefined ? {} : { recoverOverflow }),
         send: (view: Message[]) => {
-          const request = toGeminiContents(view, { ...conversion, ...(targetModel === undefined ? {} : { targetModel }) });
+          const request = toGeminiContents(view, {
+            unsignedCallSignature: SKIP_THOUGHT_SIGNATURE_VALIDATOR,
+            ...conversion,
+            ...(targetModel === undefined ? {} : { targetModel }),
+          });
           return send({ ...rest, contents: request.contents, config: withSystemInstruction(config, request) });
         },
       });
