@@ -7,8 +7,8 @@ describe("configSchema", () => {
       storagePath: "sessions",
       durability: "batch",
       lock: true,
-      compactThreshold: 0.8,
-      targetRatio: 0.25,
+      compactThreshold: 0.7,
+      targetRatio: 0.2,
     });
   });
 

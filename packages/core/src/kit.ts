@@ -147,6 +147,7 @@ export {
   type CompactionReceipt,
   type CompactionReceiptCapability,
   type CompactionSummary,
+  type CompactionDecisionRecord,
   type ExplainedMessage,
   type ExplainedSyntheticEntry,
   type ExplainViewCapability,
@@ -161,4 +162,7 @@ export type { ContextEventListener, TargetShortfall } from "./events.js";
 export type { ErrorIssue, UndoRefusal } from "./errors.js";
 export { ContextEngine } from "./engine/context-engine.js";
 export { FALLBACK_BUDGET } from "./engine/context-config.js";
+// When a view compacts under prompt caching, and to what: the price models and the decision, for tools that replay or explain it.
+export { CACHE_PRICE_MODELS, type CachePriceModel, type CachePricing } from "./engine/cache-price-model.js";
+export { type CompactionDecision, type CompactionFigures, decideCompaction } from "./engine/compaction-decision.js";
 export { PIN_MESSAGE_TOOL, UNPIN_MESSAGE_TOOL, RETRIEVE_TOOL_RESULT_TOOL, type FunctionToolDefinition } from "./tools/tool-definitions.js";

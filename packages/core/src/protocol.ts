@@ -129,6 +129,26 @@ export interface MessageFateRun {
 }
 
 /** A compaction's figures, without the per-message fates: what `listCompactions()` returns. */
+/**
+ * Why the manager compacted when it did, in base-price input tokens under its `cachePricing`. `trigger`:
+ * `budget` (the view passed it), `saving` (past the threshold, the reads the excess costs over the requests
+ * ahead repay the rewrite it risks wasting), `cache-expired` (a pause outlived the provider's cache, so the
+ * rewrite cost nothing extra).
+ */
+export interface CompactionDecisionRecord {
+  readonly trigger: "budget" | "saving" | "cache-expired";
+  /** The tokens the compaction aimed for, chosen from the budget and the view's growth. */
+  readonly target: number;
+  readonly expectedSaving: number;
+  readonly rewriteCost: number;
+  /** The requests the saving was counted over, and the view's growth per request it was estimated from. */
+  readonly requestsAhead: number;
+  readonly growthPerRequest: number;
+  readonly isCacheExpired: boolean;
+  /** Requests since the previous compaction at which the manager deferred one, their view past the threshold. */
+  readonly deferredRequests: number;
+}
+
 export interface CompactionSummary {
   /** Unique per session: the time it ran plus a random part, so two workers never make the same one. */
   readonly id: string;
@@ -147,6 +167,8 @@ export interface CompactionSummary {
   readonly steps: readonly { strategy: string; applied: boolean; tokensBefore: number; tokensAfter: number; skipped?: string }[];
   /** Where the new view stopped matching the previous request's view: the shared prefix, in messages and tokens. */
   readonly sharedPrefix: { readonly messages: number; readonly tokens: number };
+  /** For a compaction the manager chose to make (reason `threshold`): the decision and the figures it weighed. */
+  readonly decision?: CompactionDecisionRecord;
   /** How many history messages met each fate. */
   readonly fateCounts: Readonly<Record<MessageFate, number>>;
   /** False once only the summary of an older compaction is kept (see `keepCompactionReceipts`). */

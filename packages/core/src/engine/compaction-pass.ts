@@ -12,7 +12,7 @@ import { truncate } from "../strategies/truncate.js";
 import { countMessageTokens } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Message } from "../messages/message.js";
-import type { CompactionReceipt } from "../protocol.js";
+import type { CompactionDecisionRecord, CompactionReceipt } from "../protocol.js";
 import { buildReceipt, type CompactionReceipts } from "./compaction-receipts.js";
 import type { ResolvedContextConfig } from "./context-config.js";
 import { FateAttribution } from "./fate-attribution.js";
@@ -73,7 +73,7 @@ export class CompactionPass {
     signal: AbortSignal,
     ceiling = requested,
     partial?: PartialCompaction,
-  ): Promise<{ steps: PipelineStep[]; budget: number }> {
+  ): Promise<{ steps: PipelineStep[]; budget: number; receiptId?: string }> {
     const { config, events, planner, tail } = this.parts;
     const started = performance.now();
     const stateBefore = this.parts.undo?.capture();
@@ -96,6 +96,7 @@ export class CompactionPass {
       tokensBefore: before.tokens,
       steps,
       view,
+      decision: planner.decisionRecord(reason),
       partial,
       stateBefore,
     });
@@ -115,7 +116,7 @@ export class CompactionPass {
         ? {}
         : { receiptId: receipt.id, sharedPrefix: { ...receipt.sharedPrefix }, fateCounts: { ...receipt.fateCounts } }),
     });
-    return { steps, budget };
+    return { steps, budget, ...(receipt === undefined ? {} : { receiptId: receipt.id }) };
   }
 
   /**
@@ -167,7 +168,7 @@ export class CompactionPass {
     const guard = through === undefined ? undefined : protectAfter(before, through);
     // A pass after a pause, or for a limit the view passed, runs only the strategies it is due for, and lets them do all they do.
     const dueAlone = reason === "idle" ? planner.dueIdleStrategies() : reason === "limit" ? this.exceededLimits(before) : undefined;
-    const target = dueAlone !== undefined ? 0 : Math.floor(config.targetRatio * budget);
+    const target = dueAlone !== undefined ? 0 : planner.targetFor(budget, reason);
     const strategies = dueAlone ?? this.parts.strategies;
     const { strategyTimeoutMs } = config;
     const onApplied = (strategy: string, from: ViewDraft, to: ViewDraft) => run.attribution.note(strategy, from, to);
@@ -206,6 +207,7 @@ export class CompactionPass {
     tokensBefore: number;
     steps: readonly PipelineStep[];
     view: ViewDraft;
+    decision: CompactionDecisionRecord | undefined;
     partial: PartialCompaction | undefined;
     stateBefore: StateCapture | undefined;
   }): Promise<CompactionReceipt | undefined> {

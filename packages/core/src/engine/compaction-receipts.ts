@@ -6,7 +6,7 @@
 import { ContextStateConflictError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import type { PipelineStep, StrategyStateStore, ViewEntry } from "../pipeline/strategy.js";
-import type { CompactionReceipt, CompactionSummary, MessageFate, MessageFateRun } from "../protocol.js";
+import type { CompactionDecisionRecord, CompactionReceipt, CompactionSummary, MessageFate, MessageFateRun } from "../protocol.js";
 import type { CompactionReason } from "../events.js";
 import { countFates, deriveMessageFates, type FateSources } from "./message-fates.js";
 
@@ -26,6 +26,8 @@ export interface CompactionOutcome {
   readonly budget: number;
   readonly target: number;
   readonly tokensBefore: number;
+  /** The decision that set the compaction off, when the manager chose to make it. */
+  readonly decision?: CompactionDecisionRecord | undefined;
   readonly steps: readonly PipelineStep[];
   readonly entries: readonly ViewEntry[];
   readonly tokensAfter: number;
@@ -91,6 +93,7 @@ export function buildReceipt(outcome: CompactionOutcome, id = createReceiptId(),
       ...(skipped === undefined ? {} : { skipped }),
     })),
     sharedPrefix: sharedPrefix(outcome.previousView, outcome.entries),
+    ...(outcome.decision === undefined ? {} : { decision: outcome.decision }),
     fateCounts: countFates(fates),
     hasFates: true,
     fates,
@@ -175,6 +178,7 @@ interface StoredReceipt {
   viewLength: number;
   steps: CompactionSummary["steps"];
   sharedPrefix: [number, number];
+  decision?: CompactionDecisionRecord;
   fateCounts: Record<MessageFate, number>;
   through?: number;
   hasInstructions?: boolean;
@@ -227,6 +231,7 @@ function decodeReceipt(id: string, value: unknown): CompactionReceipt | undefine
     viewLength: stored.viewLength ?? 0,
     steps: stored.steps ?? [],
     sharedPrefix: { messages, tokens },
+    ...(isDecisionRecord(stored.decision) ? { decision: stored.decision } : {}),
     fateCounts: stored.fateCounts ?? countFates(fates),
     hasFates: Array.isArray(stored.fates),
     fates,
@@ -234,4 +239,11 @@ function decodeReceipt(id: string, value: unknown): CompactionReceipt | undefine
     ...(stored.hasInstructions === true ? { hasInstructions: true } : {}),
     ...(typeof stored.undoneAt === "string" ? { undoneAt: stored.undoneAt } : {}),
   };
+}
+
+/** Whether a stored value reads as a decision record: a receipt written by another version may lack one or hold another shape. */
+function isDecisionRecord(value: unknown): value is CompactionDecisionRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.trigger === "string" && typeof record.target === "number" && typeof record.expectedSaving === "number";
 }

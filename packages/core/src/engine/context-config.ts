@@ -2,6 +2,7 @@
 import type { ContextEventMap, ContextEventName } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import { DEFAULT_STRATEGY_TIMEOUT_MS } from "../pipeline/run-pipeline.js";
+import { cachePricingSchema } from "./cache-price-model.js";
 import { DEFAULT_KEEP_COMPACTION_RECEIPTS, RECEIPT_STATE } from "./compaction-receipts.js";
 import { DEFAULT_EVENT_HANDLER_TIMEOUT_MS } from "./event-sink.js";
 import { PIN_STATE } from "./pin-set.js";
@@ -54,10 +55,11 @@ export const contextConfigSchema = z
   .strictObject({
     /** The budget when neither the request nor a provider gives one, and always a cap. */
     maxTokens: z.number().int().positive().optional(),
-    // Compact at 80% of the budget down to 25%: few, large steps, each rewriting the cache once, and
-    // small views between them (measured on real transcripts by the bench's `cost` benchmark).
-    compactThreshold: ratio.default(0.8),
-    targetRatio: ratio.default(0.25),
+    // From 70% of the budget, compact (when the rewrite pays: compaction-decision.ts) down to 20%, or more
+    // for a slow session: few, large steps, each rewriting the cache once, and small views between them
+    // (measured on real transcripts by the bench's `cost` benchmark).
+    compactThreshold: ratio.default(0.7),
+    targetRatio: ratio.default(0.2),
     safetyMargin: z.number().int().nonnegative().default(1_000),
     tokenizer: z
       .union([
@@ -73,7 +75,7 @@ export const contextConfigSchema = z
     strategies: z.array(strategyEntrySchema).optional(),
     /**
      * A named pipeline. `truncate`: clear-tool-results (all but the newest result), trim-long-text,
-     * truncate, shorten-to-fit. `summarize`:
+     * shorten-to-fit, truncate. `summarize`:
      * clear-tool-results, `summaryStrategy`, truncate. `auto` (the default): `summarize` when a
      * `summaryStrategy` is given, `truncate` otherwise.
      */
@@ -90,6 +92,13 @@ export const contextConfigSchema = z
      * their figures, and those past eight times this many are deleted.
      */
     keepCompactionReceipts: z.number().int().positive().default(DEFAULT_KEEP_COMPACTION_RECEIPTS),
+    /**
+     * The provider's prompt-cache prices the compaction decision weighs: `"anthropic"` (read 0.1×, write
+     * 1.25×), `"openai"` (read 0.1×, no write premium), or `{ read, write, ttlMs? }` as multiples of the base
+     * input price. Past its threshold, a view compacts when the reads it saves repay the rewrite it risks
+     * wasting (a young session waits), and after a pause longer than the cache lives, sooner (ttlMs, 5 minutes).
+     */
+    cachePricing: cachePricingSchema.default("anthropic"),
   })
   .superRefine((config, context) => {
     if (config.preset !== undefined && config.strategies !== undefined) {

@@ -38,9 +38,10 @@ describe("recoverOverflow", () => {
     // Instructions no compaction may touch take most of the view, so 75% of it cannot hold them.
     const instructions = systemMessage("Follow the build rules in order and report each step. ".repeat(125));
     const manager = await managerWith([instructions, ...history.slice(-16)]);
-    await manager.getMessagesForRequest({ tokenBudget: 3_000 });
+    // A budget the view fits under the threshold, so the first request serves it whole.
+    await manager.getMessagesForRequest({ tokenBudget: 3_300 });
     const rejected = (await manager.usage())!.tokens;
-    const view = await manager.recoverOverflow(new Error("context_length_exceeded"), { tokenBudget: 3_000 });
+    const view = await manager.recoverOverflow(new Error("context_length_exceeded"), { tokenBudget: 3_300 });
     const usage = (await manager.usage())!;
     expect(usage.tokens).toBeGreaterThan(0.75 * rejected);
     expect(usage.tokens).toBeLessThan(rejected);
@@ -48,7 +49,7 @@ describe("recoverOverflow", () => {
     expect(view[0]).toEqual(instructions);
     expect(view.at(-1)).toEqual(history.at(-1));
     // The next request at that budget starts from the held shrink, not below it.
-    await manager.getMessagesForRequest({ tokenBudget: 3_000 });
+    await manager.getMessagesForRequest({ tokenBudget: 3_300 });
     expect((await manager.usage())!.budget).toBeGreaterThanOrEqual(usage.budget);
   });
 

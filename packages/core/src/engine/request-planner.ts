@@ -2,8 +2,10 @@
 import type { CompactionReason } from "../events.js";
 import type { Strategy } from "../pipeline/strategy.js";
 import { ContextValidationError } from "../errors.js";
-import type { ContextUsage, ProviderUsage, RequestOptions } from "../protocol.js";
+import type { CompactionDecisionRecord, ContextUsage, ProviderUsage, RequestOptions } from "../protocol.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
+import { type CachePriceModel, resolveCachePriceModel } from "./cache-price-model.js";
+import { type CompactionDecision, decideCompaction } from "./compaction-decision.js";
 import type { ResolvedContextConfig } from "./context-config.js";
 import { OverflowShrink } from "./overflow-shrink.js";
 import { RequestOverhead } from "./request-overhead.js";
@@ -31,6 +33,8 @@ export interface RequestBudget {
 
 // A view compacted for a budget this much smaller than the current one is rebuilt from the history at the next compaction.
 const REGROW_RATIO = 1.25;
+// How much each request's growth moves the estimate the compaction decision uses: a few requests' worth of memory.
+const GROWTH_WEIGHT = 0.2;
 
 /** The provider's input token count from `usage`, or a `ContextValidationError` naming `inputTokens`. */
 export function readInputTokens(usage: ProviderUsage): number {
@@ -58,14 +62,28 @@ export class RequestPlanner {
   private lastUsage: ContextUsage | undefined;
   /** When the last request was served (`Date.now()`), read only when `idleStrategies` is not empty. */
   private lastRequestAt: number | undefined;
+  private readonly pricing: CachePriceModel;
+  /** The view's growth per request, a moving average; undefined before two requests. */
+  private growthPerRequest: number | undefined;
+  /** When the last request was served, for the cache's lifetime. */
+  private lastServedAt: number | undefined;
+  /** The figures of the latest `reasonFor`: the request being built, whose compaction (or not) they decided. */
+  private latest: { viewTokens: number; budget: number; decision: CompactionDecision | undefined } | undefined;
+  /** Requests since the last compaction that the decision deferred, their view past the threshold. */
+  private deferredRequests = 0;
+  /** Requests served since the history was last replaced: how long the session has gone on. */
+  private requestsServed = 0;
 
   constructor(
     private readonly config: ResolvedContextConfig,
     private readonly counter: TokenCounter,
     /** Strategies that also run after a pause (`idleAfterMs`); empty in the usual case, which then costs nothing. */
     private readonly idleStrategies: readonly Strategy[],
+    /** The view's leading tokens no compaction changes (its instructions), which stay cached through one. */
+    private readonly stablePrefixTokens: () => number = () => 0,
   ) {
     this.overhead = new RequestOverhead(counter);
+    this.pricing = resolveCachePriceModel(config.cachePricing);
   }
 
   /** The budget of a request with `options`; an overflow shrinks it, and a probe changes nothing. */
@@ -124,15 +142,59 @@ export class RequestPlanner {
     budget: number,
     exceedsLimit: () => boolean = () => false,
   ): CompactionReason | undefined {
-    const trigger = this.floorAboveThreshold ? budget : this.config.compactThreshold * budget;
+    // Over its floor, the view cannot shrink to a target: only the budget triggers, and no rewrite is worth weighing.
+    const decision = this.floorAboveThreshold ? undefined : this.decide(viewTokens, budget);
+    this.latest = { viewTokens, budget, decision };
     if (mode.kind === "force") return "forced";
     if (mode.kind === "overflow") return "overflow";
-    if (viewTokens > trigger) return "threshold";
+    // Past the threshold the view compacts once the reads it saves repay the cache it rewrites, and always past the budget.
+    if (decision === undefined ? viewTokens > budget : decision.shouldCompact) return "threshold";
     if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) return "idle";
     if (exceedsLimit()) return "limit";
     // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
     if (this.compactedFor !== undefined && budget >= this.compactedFor * REGROW_RATIO) return "budget-change";
     return undefined;
+  }
+
+  /** The compaction decision for a view of `viewTokens` at `budget`, from the growth and pause seen so far. */
+  private decide(viewTokens: number, budget: number): CompactionDecision {
+    return decideCompaction({
+      viewTokens,
+      budget,
+      thresholdTokens: this.config.compactThreshold * budget,
+      floorTokens: Math.floor(this.config.targetRatio * budget),
+      growthPerRequest: this.growthPerRequest,
+      requestsServed: this.requestsServed,
+      stablePrefixTokens: this.stablePrefixTokens(),
+      idleMs: this.lastServedAt === undefined ? undefined : Date.now() - this.lastServedAt,
+      pricing: this.pricing,
+    });
+  }
+
+  /**
+   * The tokens a compaction for `budget` aims for: the decision's target for one it set off (a view past its
+   * threshold, or below it when the rewrite pays), `targetRatio × budget` for any other.
+   */
+  targetFor(budget: number, reason: CompactionReason): number {
+    const decision = this.latest?.decision;
+    if (reason === "threshold" && decision !== undefined && this.latest!.budget === budget) return decision.target;
+    return Math.floor(this.config.targetRatio * budget);
+  }
+
+  /** What the receipt of a compaction for `reason` records of the decision that set it off, if one did. */
+  decisionRecord(reason: CompactionReason): CompactionDecisionRecord | undefined {
+    const decision = this.latest?.decision;
+    if (reason !== "threshold" || decision === undefined || decision.trigger === "none") return undefined;
+    return {
+      trigger: decision.trigger,
+      target: decision.target,
+      expectedSaving: Math.round(decision.expectedSaving),
+      rewriteCost: Math.round(decision.rewriteCost),
+      requestsAhead: Math.round(decision.requestsAhead * 10) / 10,
+      growthPerRequest: Math.round(decision.growthPerRequest),
+      isCacheExpired: decision.isCacheExpired,
+      deferredRequests: this.deferredRequests,
+    };
   }
 
   /** The strategies whose pause has passed since the last request; none before the first request. */
@@ -150,7 +212,11 @@ export class RequestPlanner {
 
   /** A request was served with a view of `view` messages and tokens. */
   recordRequest(plan: RequestBudget, view: { tokens: number; messageCount: number }, compacted: boolean): void {
-    if (this.idleStrategies.length > 0) this.lastRequestAt = Date.now();
+    const now = Date.now();
+    if (this.idleStrategies.length > 0) this.lastRequestAt = now;
+    this.recordGrowth(compacted);
+    this.requestsServed += 1;
+    this.lastServedAt = now;
     this.lastUsage = {
       tokens: view.tokens,
       budget: plan.requestBudget,
@@ -159,6 +225,21 @@ export class RequestPlanner {
       compacted: compacted || this.lastUsage?.compacted === true,
       counter: this.counter.name,
     };
+  }
+
+  /** The view grew from the last request's to what this request found before any compaction. */
+  private recordGrowth(compacted: boolean): void {
+    const latest = this.latest;
+    const previous = this.lastUsage?.tokens;
+    // A request with nothing new says nothing about how fast the session grows.
+    if (latest !== undefined && previous !== undefined && latest.viewTokens > previous) {
+      const growth = latest.viewTokens - previous;
+      this.growthPerRequest =
+        this.growthPerRequest === undefined ? growth : this.growthPerRequest + GROWTH_WEIGHT * (growth - this.growthPerRequest);
+    }
+    if (compacted) this.deferredRequests = 0;
+    else if (latest?.decision !== undefined && latest.viewTokens > this.config.compactThreshold * latest.budget) this.deferredRequests += 1;
+    this.latest = undefined;
   }
 
   /** Takes the provider's count for the last view; returns the calibration when it moved far enough to announce. */
@@ -177,6 +258,11 @@ export class RequestPlanner {
     this.compactedFor = undefined;
     this.floorAboveThreshold = false;
     this.lastUsage = undefined;
+    this.growthPerRequest = undefined;
+    this.lastServedAt = undefined;
+    this.latest = undefined;
+    this.deferredRequests = 0;
+    this.requestsServed = 0;
     this.overflow.reset();
   }
 }

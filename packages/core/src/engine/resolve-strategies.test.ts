@@ -30,9 +30,9 @@ describe("preset", () => {
     expect(await stepsOf({ preset: "auto" })).toEqual(defaults);
   });
 
-  it("should compact at 80% of the budget down to 25% by default: few, large compactions", async () => {
+  it("should compact from 70% of the budget down to 20% by default, under Anthropic's cache prices: few, large compactions", async () => {
     const { config } = await memoryContext({});
-    expect([config.compactThreshold, config.targetRatio]).toEqual([0.8, 0.25]);
+    expect([config.compactThreshold, config.targetRatio, config.cachePricing]).toEqual([0.7, 0.2, "anthropic"]);
   });
 
   it("should run the summary strategy between clearing and truncating for auto and summarize when one is given", async () => {

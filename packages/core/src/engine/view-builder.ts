@@ -9,8 +9,9 @@ import type { ResolvedContextConfig } from "./context-config.js";
 import type { EventSink } from "./event-sink.js";
 import type { PinSet } from "./pin-set.js";
 import { type CompactionMode, RequestPlanner } from "./request-planner.js";
+import { leadingInstructionTokens } from "./compaction-decision.js";
 import type { SessionHistory } from "./session-history.js";
-import { announceRepairs, ViewTail } from "./view-tail.js";
+import { announceRepairs, type TailSnapshot, ViewTail } from "./view-tail.js";
 import { createViewDraft } from "../pipeline/view-draft.js";
 import type { ViewExplanation } from "../protocol.js";
 import type { CompactionReceipts } from "./compaction-receipts.js";
@@ -58,10 +59,12 @@ export class ViewBuilder {
   private previousTail: Message[] = [];
   /** The previous view, taken before a compaction replaces it, for the receipt. */
   private previousAtCompaction: readonly Message[] = [];
+  /** The view before each recent compaction of this process, by receipt id: what `undoTo` puts back. */
+  private readonly beforeCompactions = new Map<string, { tail: TailSnapshot; previousSettled: number; previousTail: Message[] }>();
 
   constructor(parts: ViewBuilderParts) {
     const idleStrategies = parts.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
-    this.planner = new RequestPlanner(parts.config, parts.counter, idleStrategies);
+    this.planner = new RequestPlanner(parts.config, parts.counter, idleStrategies, () => leadingInstructionTokens(this.tail.view.entries));
     this.tail = new ViewTail(parts.history, parts.counter, parts.pins);
     this.compaction = new CompactionPass({
       ...parts,
@@ -95,9 +98,11 @@ export class ViewBuilder {
     let steps: PipelineStep[] = [];
     if (reason !== undefined) {
       this.previousAtCompaction = this.previousView();
+      const before = { tail: this.tail.snapshot(), previousSettled: this.previousSettled, previousTail: this.previousTail };
       try {
         const compaction = await this.compaction.run(plan.budget, reason, options.signal ?? NEVER_ABORTED, plan.ceiling, partial);
         steps = compaction.steps;
+        this.keepBefore(compaction.receiptId, before);
         // An overflow shrink below the minimal view was lifted to hold it: later requests start from there.
         plan = { ...plan, ...this.planner.holdView(plan, compaction.budget) };
       } catch (error) {
@@ -163,8 +168,35 @@ export class ViewBuilder {
     this.previousTail = view.messages.slice(view.settledCount);
   }
 
+  /**
+   * After `undoCompaction(id)`: the view from before compaction `id`, when this process made it and still
+   * keeps it (the newest `keepCompactionReceipts`), so the next request gets it plus what was added since;
+   * otherwise everything is forgotten and the next view is rebuilt from the history, as after a restart.
+   */
+  undoTo(id: string): void {
+    const before = this.beforeCompactions.get(id);
+    if (before === undefined) return this.reset();
+    this.tail.restore(before.tail);
+    this.previousSettled = before.previousSettled;
+    this.previousTail = before.previousTail;
+    this.planner.reset();
+    for (const kept of [...this.beforeCompactions.keys()]) if (kept >= id) this.beforeCompactions.delete(kept);
+  }
+
+  private keepBefore(
+    receiptId: string | undefined,
+    before: { tail: TailSnapshot; previousSettled: number; previousTail: Message[] },
+  ): void {
+    if (receiptId === undefined) return;
+    this.beforeCompactions.set(receiptId, before);
+    const oldest = this.beforeCompactions.keys().next().value;
+    if (this.beforeCompactions.size > this.parts.config.keepCompactionReceipts && oldest !== undefined)
+      this.beforeCompactions.delete(oldest);
+  }
+
   /** Forgets everything derived from the old history. */
   reset(): void {
+    this.beforeCompactions.clear();
     this.previousSettled = 0;
     this.previousTail = [];
     this.previousAtCompaction = [];

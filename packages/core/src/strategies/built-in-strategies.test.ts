@@ -18,15 +18,15 @@ import {
 describe("built-in strategies", () => {
   describe("BUILT_IN_STRATEGIES", () => {
     it("should list the built-ins in their default order", () => {
-      expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"]);
+      expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "shorten-to-fit", "truncate"]);
     });
 
-    it("should clear every tool result but the newest in the default pipeline (a truncate follows), the rest with their own defaults", () => {
+    it("should clear every tool result but the newest, then shorten old messages to stubs before truncating (a truncate follows)", () => {
       expect(DEFAULT_PIPELINE).toEqual([
-        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true } },
+        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
         "trim-long-text",
+        { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 } },
         "truncate",
-        "shorten-to-fit",
       ]);
     });
   });
