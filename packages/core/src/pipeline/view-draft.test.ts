@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { historyArbitrary } from "../../test/arbitraries.js";
 import {
   assistantMessage,
   countTestMessage,
@@ -12,7 +14,7 @@ import {
 } from "../../test/strategy-context.js";
 import type { Message } from "../messages/message.js";
 import type { ViewEntry } from "./strategy.js";
-import { canDropUnit, createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "./view-draft.js";
+import { canDropUnit, createViewDraft, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "./view-draft.js";
 
 function entriesOf(messages: Message[]): ViewEntry[] {
   return messages.map((message, index) => ({ message, tokens: 10 + index, source: { kind: "history", index } }));
@@ -178,5 +180,36 @@ describe("replaceEntryMessage", () => {
     expect(Object.isFrozen(replaced.message) && Object.isFrozen(replaced.message.content)).toBe(true);
     expect(Object.isFrozen(callerParts)).toBe(false);
     expect(Object.isFrozen(callerParts[0])).toBe(false);
+  });
+});
+
+describe("redraftEntries", () => {
+  /** The message with its content changed and nothing that places it in a unit or a turn. */
+  const shortened = (message: Message): Message =>
+    message.role === "assistant" && message.tool_calls !== undefined
+      ? { ...message, content: null }
+      : ({ ...message, content: "[cleared]" } as Message);
+
+  it("should give the draft createViewDraft gives, whether the replaced entries keep their shape or not", () => {
+    fc.assert(
+      fc.property(
+        historyArbitrary({ broken: true }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.boolean(),
+        (history, picks, changesShape) => {
+          fc.pre(history.length > 0);
+          const view = createViewDraft(entriesOf(history));
+          const entries = [...view.entries];
+          for (const pick of picks) {
+            const position = pick % entries.length;
+            const entry = entries[position]!;
+            const message = changesShape ? userMessage("in place of another") : shortened(entry.message);
+            entries[position] = { ...entry, message, tokens: entry.tokens === 0 ? 0 : entry.tokens - 1 };
+          }
+          expect(redraftEntries(view, entries)).toEqual(createViewDraft(entries));
+          expect(Object.isFrozen(redraftEntries(view, entries).entries)).toBe(true);
+        },
+      ),
+    );
   });
 });

@@ -21,6 +21,39 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
   return Object.freeze({ entries: frozenEntries, tokens, units, latestUserIndex, currentTurnStart });
 }
 
+/**
+ * The draft `createViewDraft(entries)` gives, faster when `entries` is `view.entries` with some entries
+ * replaced by entries of the same shape (same source kind, role, tool-call ids and `tool_call_id`: a
+ * cleared result, a shortened text): the units and the current turn cannot have moved, so they are
+ * kept rather than found again. Any other change builds the draft anew.
+ */
+export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): ViewDraft {
+  if (entries.length !== view.entries.length) return createViewDraft(entries);
+  const frozenEntries: ViewEntry[] = new Array<ViewEntry>(entries.length);
+  let tokens = view.tokens;
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index]!;
+    const previous = view.entries[index]!;
+    if (entry !== previous) {
+      if (!hasSameShape(previous, entry)) return createViewDraft(entries);
+      tokens += entry.tokens - previous.tokens;
+    }
+    frozenEntries[index] = Object.isFrozen(entry) ? entry : Object.freeze({ ...entry });
+  }
+  return Object.freeze({ ...view, entries: Object.freeze(frozenEntries), tokens });
+}
+
+/** Whether `after` sits in the units and the turns exactly where `before` did. */
+function hasSameShape(before: ViewEntry, after: ViewEntry): boolean {
+  const first = before.message;
+  const second = after.message;
+  if (before.source.kind !== after.source.kind || first.role !== second.role) return false;
+  if (first.role === "tool") return second.role === "tool" && first.tool_call_id === second.tool_call_id;
+  const firstCalls = first.role === "assistant" ? (first.tool_calls ?? []) : [];
+  const secondCalls = second.role === "assistant" ? (second.tool_calls ?? []) : [];
+  return firstCalls.length === secondCalls.length && firstCalls.every((call, index) => call.id === secondCalls[index]!.id);
+}
+
 export interface EntryProtection {
   /** False for system/developer, pinned, the current turn, and the first `protectFirst` history messages. */
   readonly canDrop: boolean;

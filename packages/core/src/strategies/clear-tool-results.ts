@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ToolMessage } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import { canDropUnit, createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
 
@@ -95,7 +95,7 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
         entries[index] = cleared;
         tokens += cleared.tokens - entry.tokens;
       }
-      return entries === undefined ? { view, applied: false } : { view: createViewDraft(entries), applied: true };
+      return entries === undefined ? { view, applied: false } : { view: redraftEntries(view, entries), applied: true };
     },
   };
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { ContentPart, Message, TextPart, ToolCall } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { parseConfig } from "../modules/parse-config.js";
 
@@ -122,7 +122,7 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
         entries[index] = trimmed;
         tokens += trimmed.tokens - entry.tokens;
       }
-      return entries === undefined ? { view, applied: false } : { view: createViewDraft(entries), applied: true };
+      return entries === undefined ? { view, applied: false } : { view: redraftEntries(view, entries), applied: true };
     },
   };
 }

@@ -1,7 +1,7 @@
 // truncate: drops the oldest whole units that invariant 5 and `protectFirst` allow to be dropped.
 import { z } from "zod";
 import { isSummaryEntry } from "../messages/summary-coverage.js";
-import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
+import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
 import { parseConfig } from "../modules/parse-config.js";
 
@@ -28,7 +28,10 @@ export function truncate(options?: TruncateOptions): Strategy {
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       const protectFirst = Math.max(context.protectFirst, ownProtectFirst);
       const droppable = view.units.map((unit) => canDropUnit(view, unit, protectFirst));
-      const isSummary = view.units.map((unit) => view.entries.slice(unit.start, unit.end).some(isSummaryEntry));
+      const isSummary = view.units.map((unit) => {
+        for (let position = unit.start; position < unit.end; position += 1) if (isSummaryEntry(view.entries[position]!)) return true;
+        return false;
+      });
       const dropped = new Set<number>();
       let tokens = view.tokens;
       // Oldest first, and a summary only when nothing else is left to drop: it stands for many units.
@@ -42,7 +45,10 @@ export function truncate(options?: TruncateOptions): Strategy {
         });
       }
       if (dropped.size === 0) return { view, applied: false };
-      const kept = view.units.flatMap((unit, index) => (dropped.has(index) ? [] : view.entries.slice(unit.start, unit.end)));
+      const kept: ViewEntry[] = [];
+      view.units.forEach((unit, index) => {
+        if (!dropped.has(index)) for (let position = unit.start; position < unit.end; position += 1) kept.push(view.entries[position]!);
+      });
       return { view: createViewDraft(kept), applied: true };
     },
   };

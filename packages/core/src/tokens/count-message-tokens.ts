@@ -46,6 +46,7 @@ export function countMessageTokens(message: Message, counter: TokenCounter): num
     }
   }
   if (message.role === "tool") texts.push(message.tool_call_id);
-  const text = texts.join("\n");
+  // One text is counted as it is: joining would copy it.
+  const text = texts.length === 1 ? texts[0]! : texts.join("\n");
   return overhead + images * IMAGE_TOKENS + (text.length === 0 ? 0 : counter.count(text));
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { estimateCounter } from "./estimate-counter.js";
@@ -89,5 +90,38 @@ describe("estimateCounter", () => {
       expect(estimate.name).toBe("estimate");
       expect(estimate.count("Hello, 世界")).toBe(counter.count("Hello, 世界"));
     });
+  });
+});
+
+// The counter as first written, character by character through the string iterator: the faster loop must give its figures.
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
+function iteratorEstimate(text: string): number {
+  let tokens = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    if (code < 0x80) {
+      const isLetter = (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+      const isWhitespace = code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
+      tokens += isLetter ? 5 : code >= 0x30 && code <= 0x39 ? 10 : isWhitespace ? 4 : 12;
+    } else if (CJK.test(character)) tokens += 20;
+    else tokens += 10 * (code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
+  }
+  return Math.ceil(tokens / 20);
+}
+
+describe("estimateCounter, code point by code point", () => {
+  it("should count every text as the string iterator's characters would, lone surrogates and astral characters included", () => {
+    const units = fc.oneof(
+      fc.constantFrom("\ud83d", "\ude00", "\ud83d\ude00", "\u3040", "\u30ff", "\ud7af", "\uffef", "\uff00", "é", "a", "7", " ", "\n", "。"),
+      fc.string({ unit: "binary", maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(units, { maxLength: 40 }), (parts) => {
+        const text = parts.join("");
+        expect(counter.count(text)).toBe(iteratorEstimate(text));
+      }),
+      { numRuns: 50 },
+    );
+    for (const text of [...Object.values(samples), numbers, mixed]) expect(counter.count(text)).toBe(iteratorEstimate(text));
   });
 });

@@ -31,6 +31,15 @@ describe("findToolUnits", () => {
     });
   });
 
+  describe("repeated ids", () => {
+    it("should take one result for a call id an assistant message repeats, as its unit answers each id once", () => {
+      expect(findToolUnits([calling("a", "a"), result("a"), result("a")])).toEqual([
+        { start: 0, end: 2, kind: "tool" },
+        { start: 2, end: 3, kind: "single" },
+      ]);
+    });
+  });
+
   describe("partition", () => {
     it("should cover any history, broken or not, with contiguous units in order", () => {
       fc.assert(

@@ -16,10 +16,15 @@ export function findToolUnits(messages: readonly Message[]): ToolUnit[] {
     const start = index;
     index += 1;
     if (hasToolCalls(message)) {
-      const unanswered = new Set(message.tool_calls.map((call) => call.id));
+      // A list, not a set: a unit has a few calls, and this runs for every unit of every draft. A repeated
+      // id is listed once, so it is answered once, as a set would have it.
+      const unanswered: (string | undefined)[] = [];
+      for (const call of message.tool_calls) if (!unanswered.includes(call.id)) unanswered.push(call.id);
       while (index < messages.length) {
         const next = messages[index]!;
-        if (next.role !== "tool" || !unanswered.delete(next.tool_call_id)) break;
+        const position = next.role === "tool" ? unanswered.indexOf(next.tool_call_id) : -1;
+        if (position < 0) break;
+        unanswered[position] = undefined;
         index += 1;
       }
       units.push({ start, end: index, kind: "tool" });
