@@ -33,7 +33,7 @@ export function contentArbitrary(): fc.Arbitrary<string | ContentPart[]> {
 
 /**
  * Metadata as callers send it: usually none, sometimes `pinned`, sometimes a key of the caller's own
- * that a manager must keep. Never `ctxkit`: that key marks what a manager synthesized.
+ * or the `provenance` the adapters record, which a manager must keep. Never `ctxkit`: that key marks what a manager synthesized.
  */
 function metadataArbitrary(): fc.Arbitrary<MessageMetadata | undefined> {
   return fc.oneof(
@@ -41,6 +41,13 @@ function metadataArbitrary(): fc.Arbitrary<MessageMetadata | undefined> {
     { arbitrary: fc.constant(undefined), weight: 12 },
     { arbitrary: fc.constant({ pinned: true }), weight: 2 },
     { arbitrary: fc.nat({ max: 999 }).map((turn) => ({ traceId: `trace-${turn}` })), weight: 1 },
+    // Who produced a message's provider-native items: a store that loses it sends them where they are refused.
+    {
+      arbitrary: fc
+        .constantFrom({ provider: "anthropic", model: "claude-sonnet-4-6" }, { provider: "openai", model: "gpt-5", account: "key:0a1b" })
+        .map((provenance) => ({ provenance: { ...provenance } })),
+      weight: 1,
+    },
   );
 }
 
