@@ -61,6 +61,7 @@ export { expectValidOrRefused } from "./adapter/expect-valid-or-refused.js";
 export { portableHistoryArbitrary, type PortableHistoryOptions } from "./adapter/portable-history-arbitrary.js";
 export { checkChatCompletionRequest } from "./adapter/rules/check-chat-completion-request.js";
 export { checkAnthropicRequest, ANTHROPIC_MAX_CACHE_BREAKPOINTS } from "./adapter/rules/check-anthropic-request.js";
+export { checkGeminiRequest } from "./adapter/rules/check-gemini-request.js";
 export { checkModelPrompt } from "./adapter/rules/check-model-prompt.js";
 export { createSharedStrategyState, type SharedStateWriter } from "./strategy/shared-strategy-state.js";
 export {

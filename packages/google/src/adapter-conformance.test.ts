@@ -1,8 +1,7 @@
-import { replyTo, type ScriptedReply } from "@ctxkit/conformance";
+import { checkGeminiRequest, replyTo, type ScriptedReply } from "@ctxkit/conformance";
 import { describeAdapter } from "@ctxkit/conformance/vitest";
 import type { Message } from "@ctxkit/core";
 import { textOfContent } from "@ctxkit/core/kit";
-import { checkGeminiRequest } from "../test/__fixtures__/check-gemini-request.js";
 import { ApiError, GenerateContentResponse, type GenerateContentParameters, type GoogleGenAI } from "@google/genai";
 import { fromGeminiContents } from "./from-gemini-contents.js";
 import { contextModels } from "./loop/context-models.js";
@@ -21,7 +20,11 @@ const defined = (fields: Record<string, unknown>) => Object.fromEntries(Object.e
 /** A Gemini client that holds each request to the kit's rules and answers as the loop checks script it. */
 function scriptedClient(scripted: ScriptedReply): Pick<GoogleGenAI, "models"> {
   const generateContent = async (params: GenerateContentParameters) => {
-    const request = params as unknown as GeminiRequest;
+    const instruction = params.config?.systemInstruction;
+    const request = {
+      ...(instruction === undefined ? {} : { systemInstruction: instruction }),
+      contents: params.contents,
+    } as GeminiRequest;
     const problems = checkGeminiRequest(request);
     if (problems.length > 0) throw new ApiError({ status: 400, message: JSON.stringify({ error: { code: 400, message: problems[0] } }) });
     const reply = replyTo(scripted, request.contents);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkAnthropicRequest } from "./check-anthropic-request.js";
 import { checkChatCompletionRequest } from "./check-chat-completion-request.js";
+import { checkGeminiRequest } from "./check-gemini-request.js";
 import { checkModelPrompt } from "./check-model-prompt.js";
 
 const call = { id: "c1", type: "function", function: { name: "ls", arguments: "{}" } };
@@ -130,5 +131,58 @@ describe("checkModelPrompt", () => {
         messages: [{ role: "assistant", content: [{ type: "tool-call", toolCallId: "c", toolName: "f", input: {} }] }],
       }).join(),
     ).toMatch(/no result right after/);
+  });
+});
+
+describe("checkGeminiRequest", () => {
+  const user = (text: string) => ({ role: "user", parts: [{ text }] });
+  const unit = (id?: string) => ({
+    systemInstruction: { parts: [{ text: "Be brief." }] },
+    contents: [
+      user("ls"),
+      { role: "model", parts: [{ functionCall: { ...(id === undefined ? {} : { id }), name: "ls", args: {} }, thoughtSignature: "c2ln" }] },
+      { role: "user", parts: [{ functionResponse: { ...(id === undefined ? {} : { id }), name: "ls", response: { output: "a.txt" } } }] },
+    ],
+  });
+
+  it("should pass a valid tool unit, with ids and without", () => {
+    expect(checkGeminiRequest(unit("fc-1"))).toEqual([]);
+    expect(checkGeminiRequest(unit())).toEqual([]);
+  });
+
+  it.each([
+    ["a request with metadata", { ...unit(), metadata: {} }, /unknown key "metadata"/],
+    ["two user turns in a row", { contents: [user("a"), user("b")] }, /two user turns in a row/],
+    [
+      "a conversation that opens with the model",
+      { contents: [{ role: "model", parts: [{ text: "Hi" }] }, user("b")] },
+      /first content must be a user turn/,
+    ],
+    ["a role Gemini does not have", { contents: [{ role: "assistant", parts: [{ text: "Hi" }] }] }, /expected "user" or "model"/],
+    ["an empty text", { contents: [user(" ")] }, /empty text parameter/],
+    [
+      "a part with two data",
+      { contents: [{ role: "user", parts: [{ text: "a", inlineData: { mimeType: "image/png", data: "" } }] }] },
+      /exactly one of/,
+    ],
+    ["a call with no response", { contents: unit().contents.slice(0, 2) }, /has no response right after it/],
+    [
+      "a response to a call not made",
+      { contents: [user("ls"), { role: "model", parts: [{ text: "Ok." }] }, unit().contents[2]] },
+      /which the turn before did not call/,
+    ],
+    [
+      "a response whose id is not the call's",
+      { contents: [...unit("fc-1").contents.slice(0, 2), unit("fc-2").contents[2]] },
+      /did not call/,
+    ],
+    [
+      "an image in the system instruction",
+      { systemInstruction: { parts: [{ inlineData: {} }] }, contents: [user("a")] },
+      /unknown key "inlineData"/,
+    ],
+    ["an unknown part field", { contents: [{ role: "user", parts: [{ text: "a", metadata: {} }] }] }, /unknown key "metadata"/],
+  ])("should reject %s", (_name, request, problem) => {
+    expect(checkGeminiRequest(request).join("\n")).toMatch(problem);
   });
 });
