@@ -3,6 +3,7 @@ import { fromModelMessages } from "@ctxkit/ai-sdk";
 import { fromAnthropicMessages, toAnthropicMessages } from "@ctxkit/anthropic";
 import type { Message } from "@ctxkit/core";
 import { textOfContent } from "@ctxkit/core/kit";
+import { fromGeminiContents, toGeminiContents } from "@ctxkit/google";
 import { fromChatCompletionMessages, toChatCompletionMessages } from "@ctxkit/openai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -50,6 +51,31 @@ describe("a history moves between providers", () => {
       const payload = JSON.stringify(provider.to(history));
       expect(payload).not.toContain("thinking");
       expect(payload).not.toContain("c2lnbmF0dXJl");
+      if (provider.check !== undefined) expect(provider.check(provider.to(history))).toEqual([]);
+    }
+  });
+
+  const geminiTurn = [
+    { role: "user", parts: [{ text: "Read the config." }] },
+    {
+      role: "model",
+      parts: [
+        { text: "The config is in config.json.", thought: true },
+        { text: "Reading it." },
+        { functionCall: { name: "read_file", args: { path: "config.json" } }, thoughtSignature: "Z2VtaW5pLXNpZ25hdHVyZQ==" },
+      ],
+    },
+    { role: "user", parts: [{ functionResponse: { name: "read_file", response: { error: "ENOENT" } } }] },
+  ];
+
+  it("should keep Gemini's thoughts and signatures byte-identical for Gemini and leave them out, whole, elsewhere", () => {
+    const history = fromGeminiContents(geminiTurn);
+    expect(toGeminiContents(history).contents).toEqual(geminiTurn);
+    for (const provider of PROVIDERS.filter((provider) => provider.name !== "Gemini")) {
+      const payload = JSON.stringify(provider.to(history));
+      expect(payload).not.toContain("config.json.");
+      expect(payload).not.toContain("Z2VtaW5pLXNpZ25hdHVyZQ==");
+      expect(payload).toContain("gemini-call-0-read_file");
       if (provider.check !== undefined) expect(provider.check(provider.to(history))).toEqual([]);
     }
   });

@@ -1,8 +1,9 @@
 // Each adapter as a pair of conversions and the strict rules of its provider's requests.
-import { checkAnthropicRequest, checkChatCompletionRequest, checkModelPrompt } from "@ctxkit/conformance";
+import { checkAnthropicRequest, checkChatCompletionRequest, checkGeminiRequest, checkModelPrompt } from "@ctxkit/conformance";
 import { fromModelMessages, toModelMessages } from "@ctxkit/ai-sdk";
 import { fromAnthropicMessages, toAnthropicMessages } from "@ctxkit/anthropic";
 import type { Message } from "@ctxkit/core";
+import { fromGeminiContents, toGeminiContents } from "@ctxkit/google";
 import { fromChatCompletionMessages, fromResponseInputItems, toChatCompletionMessages, toResponseInputItems } from "@ctxkit/openai";
 
 export interface Provider {
@@ -37,6 +38,15 @@ export const PROVIDERS: readonly Provider[] = [
       return fromModelMessages(messages, system === undefined ? {} : { system });
     },
     check: checkModelPrompt,
+  },
+  {
+    name: "Gemini",
+    to: (messages) => toGeminiContents(messages),
+    from: (payload) => {
+      const { systemInstruction, contents } = payload as ReturnType<typeof toGeminiContents>;
+      return fromGeminiContents(contents, systemInstruction === undefined ? {} : { systemInstruction });
+    },
+    check: checkGeminiRequest,
   },
   {
     name: "Responses",
