@@ -259,7 +259,7 @@ export class ContextEngine
 
   /** Undoes compaction `id` and every later one (`UndoCompactionCapability`); the next view is rebuilt without them. */
   undoCompaction(id: string): Promise<UndoCompactionResult> {
-    return retryStateWrite(() => this.read(undefined, () => this.syncs.catchUp().then(() => this.undo.undo(id, () => this.views.reset()))));
+    return retryStateWrite(() => this.read(undefined, () => this.syncs.catchUp().then(() => this.undo.undo(id, this.views))));
   }
 
   /**

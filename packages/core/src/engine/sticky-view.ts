@@ -2,6 +2,14 @@
 import type { Message } from "../messages/message.js";
 import type { ViewEntry } from "../pipeline/strategy.js";
 
+export interface StickySnapshot {
+  readonly entries: readonly ViewEntry[];
+  readonly tokens: number;
+  readonly settledUntil: number;
+  readonly settledLength: number;
+  readonly settledTokens: number;
+}
+
 export class StickyView {
   /** The view's entries and, in step, their messages: what a request returns a copy of. */
   readonly entries: ViewEntry[] = [];
@@ -11,6 +19,19 @@ export class StickyView {
   settledUntil = 0;
   private settledLength = 0;
   private settledTokens = 0;
+
+  /** Everything this view holds, copied: what an undo of the next compaction puts back. */
+  snapshot(): StickySnapshot {
+    const { tokens, settledUntil, settledLength, settledTokens } = this;
+    return { entries: this.entries.slice(), tokens, settledUntil, settledLength, settledTokens };
+  }
+
+  restore(snapshot: StickySnapshot): void {
+    this.replace(snapshot.entries);
+    this.settledUntil = snapshot.settledUntil;
+    this.settledLength = snapshot.settledLength;
+    this.settledTokens = snapshot.settledTokens;
+  }
 
   /** How many leading entries are settled: the previous request's view shares at least these. */
   get settledCount(): number {

@@ -60,6 +60,25 @@ describe("undoCompaction", () => {
     await manager.close();
   });
 
+  it("should give back, in the process that made them, the view from before a later compaction, and build on it", async () => {
+    const { manager } = await compactingManager();
+    // Ten tool results: clear-tool-results keeps the newest five, so each compaction below clears one more.
+    await addAll(manager, turns(10));
+    await manager.compact({ tokenBudget: BUDGET, through: 4 });
+    const partial = await manager.getMessagesForRequest({ tokenBudget: BUDGET });
+    await manager.compact({ tokenBudget: BUDGET, through: 8 });
+    expect(JSON.stringify(await manager.getMessagesForRequest({ tokenBudget: BUDGET }))).not.toBe(JSON.stringify(partial));
+    const [, second] = await manager.listCompactions();
+    await manager.undoCompaction(second!.id);
+    expect(JSON.stringify(await manager.getMessagesForRequest({ tokenBudget: BUDGET }))).toBe(JSON.stringify(partial));
+    const next = sampleTurn(10);
+    await addAll(manager, next);
+    const grown = await manager.getMessagesForRequest({ tokenBudget: BUDGET });
+    expect(JSON.stringify(grown.slice(0, partial.length))).toBe(JSON.stringify(partial));
+    expect(grown.slice(partial.length)).toEqual(next);
+    await manager.close();
+  });
+
   it("should put back the strategies' state as it was before the compaction, and set aside what it replaced", async () => {
     const { manager, counting, store } = await compactingManager();
     await addAll(manager, turns(4));

@@ -67,10 +67,10 @@ export class CompactionUndo {
 
   /**
    * Puts back the state as it was before compaction `id`, undoing it and every later one not undone yet, marks
-   * them undone, then calls `onUndone` (the engine forgets its view). Checks everything before it writes
-   * anything: a refusal changes nothing, the view in memory included.
+   * them undone, then has `view` (the engine's) go back to its view from before `id`. Checks everything before it
+   * writes anything: a refusal changes nothing, the view in memory included.
    */
-  async undo(id: string, onUndone: () => void = () => {}, at = new Date()): Promise<UndoCompactionResult> {
+  async undo(id: string, view?: { undoTo(id: string): void }, at = new Date()): Promise<UndoCompactionResult> {
     const receipt = this.receipts.get(id);
     if (receipt === undefined)
       throw new ContextUndoError(id, "unknown", "the session keeps no receipt with that id; listCompactions() lists those it keeps.");
@@ -113,7 +113,7 @@ export class CompactionUndo {
     await this.receipts.markUndone(ids, when);
     await keepNewest(this.states.storeFor(UNDONE_STATE), this.keep);
     this.seenUndos.add(id);
-    onUndone();
+    view?.undoTo(id);
     return { undone: ids };
   }
 

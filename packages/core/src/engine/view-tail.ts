@@ -9,7 +9,13 @@ import { repairToolPairs } from "../units/repair-tool-pairs.js";
 import type { ToolPairRepair } from "../units/tool-unit.js";
 import type { PinSet } from "./pin-set.js";
 import type { SessionHistory } from "./session-history.js";
-import { StickyView } from "./sticky-view.js";
+import { type StickySnapshot, StickyView } from "./sticky-view.js";
+
+/** A view tail as it stood before a compaction, to put back when that compaction is undone in this process. */
+export interface TailSnapshot {
+  readonly view: StickySnapshot;
+  readonly openUnitEdits: ReadonlyMap<number, ViewEntry>;
+}
 
 /** The view a request returns, and what keeps its end in step with the history. Synchronous. */
 export class ViewTail {
@@ -77,6 +83,17 @@ export class ViewTail {
   /** Marks the view's entries as the pins now say. */
   remarkPins(): void {
     this.view.remark((entry) => this.pins.mark(entry));
+  }
+
+  snapshot(): TailSnapshot {
+    return { view: this.view.snapshot(), openUnitEdits: new Map(this.openUnitEdits) };
+  }
+
+  /** Puts back the view of `snapshot`; what the history gained since is added at the next refresh, and pins are marked as they are now. */
+  restore(snapshot: TailSnapshot): void {
+    this.view.restore(snapshot.view);
+    this.openUnitEdits = new Map(snapshot.openUnitEdits);
+    this.remarkPins();
   }
 
   reset(): void {
