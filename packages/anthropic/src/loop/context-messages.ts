@@ -105,8 +105,10 @@ export function contextMessages(
     // Read, converted and checked before the answer is stored: bad usage is ignored, never a failed turn.
     const usage = parseProviderUsage(answer.usage, ANTHROPIC_USAGE_FIELDS);
     const edits = appliedEditsOf(answer);
-    const provenance = anthropicProvenance(answer.model);
-    await turn.add(withAppliedEdits(toCompactionRecords(fromAnthropicMessages([answer], { provenance })), edits));
+    // An answer that names no model (a stand-in, say) records none: its blocks then go by type alone.
+    const named = typeof answer.model === "string" && answer.model !== "";
+    const recorded = named ? { provenance: anthropicProvenance(answer.model) } : {};
+    await turn.add(withAppliedEdits(toCompactionRecords(fromAnthropicMessages([answer], recorded)), edits));
     const report = { provider: "Anthropic Messages", ...(onEvent === undefined ? {} : { onEvent }) };
     await reportProviderUsage(manager, usage.usage === undefined ? usage : withClearedTokens(usage.usage, edits), report);
   }

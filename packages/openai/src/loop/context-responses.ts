@@ -90,8 +90,10 @@ export function contextResponses(
   async function store(turn: TurnInFlight, response: Response): Promise<void> {
     // Read and converted before the output is stored: bad usage is ignored, never a failed turn.
     const usage = parseProviderUsage(response.usage, RESPONSE_USAGE_FIELDS);
-    const provenance = openAIProvenance(response.model, await accountOnce());
-    await turn.add(pinCompactionRecords(fromResponseInputItems(response.output, { provenance })));
+    // A response that names no model (a stand-in, say) records none: its items then go by type alone.
+    const named = typeof response.model === "string" && response.model !== "";
+    const recorded = named ? { provenance: openAIProvenance(response.model, await accountOnce()) } : {};
+    await turn.add(pinCompactionRecords(fromResponseInputItems(response.output, recorded)));
     await reportProviderUsage(manager, usage, {
       provider: PROVIDER,
       ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),

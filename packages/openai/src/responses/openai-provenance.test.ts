@@ -51,7 +51,7 @@ describe("toResponseInputItems", () => {
   });
 });
 
-function mockResponses(requests: ResponseCreateParamsNonStreaming[], apiKey: string): OpenAI {
+function mockResponses(requests: ResponseCreateParamsNonStreaming[], apiKey: string, namesModel = true): OpenAI {
   const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const body = JSON.parse(String(init?.body)) as ResponseCreateParamsNonStreaming;
     requests.push(body);
@@ -71,7 +71,7 @@ function mockResponses(requests: ResponseCreateParamsNonStreaming[], apiKey: str
       id: `resp_${requests.length}`,
       object: "response",
       created_at: 0,
-      model: `${body.model}-2025-08-07`,
+      ...(namesModel ? { model: `${body.model}-2025-08-07` } : {}),
       status: "completed",
       output,
     };
@@ -103,5 +103,15 @@ describe("contextResponses", () => {
       pinned: true,
       provenance: { provider: "openai", model: "gpt-5", account },
     });
+  });
+});
+
+describe("contextResponses (regression)", () => {
+  it("should store an output whose response names no model, recording no provenance", async () => {
+    const context = createSimpleContext({ maxTokens: 50_000, tokenizer: "estimate" });
+    await contextResponses(mockResponses([], "sk-one", false), context).create({ model: "gpt-5-mini", input: "One?" });
+    const [, answer] = await context.getMessages();
+    expect(answer).toMatchObject({ role: "assistant", content: [{ type: "reasoning" }, { type: "text", text: "Done." }] });
+    expect(answer!.metadata).toBeUndefined();
   });
 });
