@@ -33,11 +33,13 @@ function transcriptText(content: Message["content"], skipped: SkipCounter): stri
 }
 
 function skip(part: ContentPart, skipped: SkipCounter): void {
-  if (part.type === GEMINI_THOUGHT_SIGNATURE) return skipped.add("thoughtSignature field");
+  if (part.type === GEMINI_THOUGHT_SIGNATURE) {
+    skipped.add("thoughtSignature field");
+    return;
+  }
   const gemini = part.type === GEMINI_THOUGHT || part.type === GEMINI_PART ? (part["part"] as Record<string, unknown>) : undefined;
   if (gemini !== undefined && "thoughtSignature" in gemini) skipped.add("thoughtSignature field");
-  if (part.type === GEMINI_THOUGHT) return skipped.add("thought part");
-  skipped.add(`${partKind(part, gemini)} part`);
+  skipped.add(part.type === GEMINI_THOUGHT ? "thought part" : `${partKind(part, gemini)} part`);
 }
 
 /** What the Gemini part was called, as the counts name it: its fields (`executableCode`), or the image's. */
