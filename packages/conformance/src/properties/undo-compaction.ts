@@ -72,7 +72,7 @@ export const undoCompactionProperty = defineProperty({
   name: "undo-compaction",
   title: "should give back the view from before a compaction once it is undone, across a restart too",
   invariant:
-    "After undoCompaction(id), a request whose budget holds the view from before compaction id gets that view byte for byte, id and every later compaction are marked undone, and a second undo of id is refused with a typed error; after a restart (for a module declared restart: true) the undo still holds, and an undo made after the restart gives the same view.",
+    "After undoCompaction(id), a request whose budget holds the view from before compaction id gets that view byte for byte (in the instance that compacted, undoing the later of two gives back the view the earlier left), id and every later compaction are marked undone, and a second undo of id is refused with a typed error; after a restart (for a module declared restart: true) the undo still holds, and an undo made after the restart gives the same view.",
   exercises: {
     tally: "undos",
     what: "compactions undone",
@@ -84,9 +84,10 @@ export const undoCompactionProperty = defineProperty({
     fc.record({
       session: sessionArbitrary({ broken: true, maxEarlyRequests: 1 }),
       compactions: fc.integer({ min: 1, max: 2 }),
+      laterFirst: fc.boolean(),
       restart: fc.constantFrom("none", "before-undo", "after-undo"),
     }),
-  async check({ session, compactions, restart }, context) {
+  async check({ session, compactions, restart, laterFirst }, context) {
     const history = structuredClone(session.history) as Message[];
     const restarts = context.features?.restart === true ? restart : "none";
     let undoneIds: string[] = [];
@@ -96,12 +97,22 @@ export const undoCompactionProperty = defineProperty({
       for (const message of history) await manager.addMessage(message);
       const viewBefore = await roomyView(manager);
       const ids: string[] = [];
+      /** The view from before each compaction, by its receipt id. */
+      const viewsBefore = new Map<string, string>();
+      let current = viewBefore;
       for (let count = 0; count < compactions; count += 1) {
         const id = await compactOnce(manager, `compaction ${count + 1} of ${history.length} message(s)`);
-        if (id !== undefined) ids.push(id);
+        if (id === undefined) continue;
+        ids.push(id);
+        viewsBefore.set(id, current);
+        current = await roomyView(manager);
       }
-      // The compacted view is served once, so a module that keeps serving it after the undo shows it.
-      await roomyView(manager);
+      // In the instance that made them, undoing the later one first gives back the view the earlier one left.
+      if (laterFirst && ids.length === 2 && restarts === "none") {
+        await undoAndCheck(manager, ids[1]!, [ids[1]!], viewsBefore.get(ids[1]!)!, "undoing the later of two compactions");
+        await undoAndCheck(manager, ids[0]!, [ids[0]!], viewBefore, "then undoing the earlier one");
+        return { settings: instance.settings, before: viewBefore, first: ids[0] };
+      }
       if (ids.length === 0 || restarts === "before-undo") return { settings: instance.settings, before: viewBefore, first: ids[0] };
       undoneIds = await undoAndCheck(manager, ids[0]!, ids, viewBefore, "in the same instance");
       return { settings: instance.settings, before: viewBefore, first: ids[0] };
@@ -141,7 +152,7 @@ export const undoCompactionProperty = defineProperty({
       expectThat(
         view === viewBefore,
         () =>
-          `${where}: after undoCompaction() of the first of ${ids.length} compaction(s), the view for budget ${ROOMY_BUDGET} is ${preview(view, 200)}; before the compaction it was ${preview(viewBefore, 200)}`,
+          `${where}: after undoCompaction(${id}), undoing ${ids.length} compaction(s), the view for budget ${ROOMY_BUDGET} is ${preview(view, 200)}; before the compaction it was ${preview(viewBefore, 200)}`,
       );
       await expectUndone(manager, ids, where);
       const again = await manager.undoCompaction(id).then(
