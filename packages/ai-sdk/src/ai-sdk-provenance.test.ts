@@ -96,3 +96,16 @@ describe("createContextSteps", () => {
     expect(reasoningCount(sonnet.doGenerateCalls[1]!.prompt)).toBe(1);
   });
 });
+
+describe("contextMiddleware (regression)", () => {
+  it("should store a response of a model with an empty id, recording no provenance", async () => {
+    const context = createSimpleContext({ maxTokens: 50_000, tokenizer: "estimate" });
+    await generateText({
+      model: wrapLanguageModel({ model: thinkingModel("custom", ""), middleware: contextMiddleware(context) }),
+      prompt: "One?",
+    });
+    const [, answer] = await context.getMessages();
+    expect(answer).toMatchObject({ role: "assistant", content: [{ type: "reasoning" }, { type: "text", text: "Done." }] });
+    expect(answer!.metadata).toBeUndefined();
+  });
+});

@@ -19,9 +19,13 @@ export function isModelIdentity(value: unknown): value is ModelIdentity {
   );
 }
 
-/** The provenance of a response: the model's provider id (`openai.responses`) and the model id the response names. */
-export function modelProvenance(model: ModelIdentity, responseModelId?: string): Provenance {
-  return { provider: model.provider, model: responseModelId ?? model.modelId };
+/**
+ * The provenance of a response: the model's provider id (`openai.responses`) and the model id the response names
+ * (else the model's). Undefined when either is empty: a record that names nobody would only be refused.
+ */
+export function modelProvenance(model: ModelIdentity, responseModelId?: string): Provenance | undefined {
+  const id = responseModelId === undefined || responseModelId === "" ? model.modelId : responseModelId;
+  return model.provider === "" || id === "" ? undefined : { provider: model.provider, model: id };
 }
 
 /**

@@ -80,7 +80,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
     const parsed = parseProviderUsage(usage, USAGE_FIELDS);
     const response = toResponseMessage(content);
     const provenance = modelProvenance(producedBy.model, producedBy.responseModelId);
-    const messages = response === undefined ? [] : fromModelMessages([response], { provenance });
+    const messages = response === undefined ? [] : fromModelMessages([response], provenance === undefined ? {} : { provenance });
     await sync.addResponse(messages, turn);
     await reportProviderUsage(manager, parsed, {
       provider: PROVIDER,

@@ -79,8 +79,8 @@ export function createContextSteps(manager: ContextManager, options: ContextStep
 
 /** The conversation as ctxkit messages, the ones from `responsesFrom` on recorded as produced by `model`. */
 function withResponseProvenance(conversation: readonly ModelMessage[], responsesFrom: number, model: ModelIdentity | undefined) {
-  if (model === undefined || responsesFrom >= conversation.length) return fromModelMessages(conversation);
-  const provenance = modelProvenance(model);
+  const provenance = model === undefined ? undefined : modelProvenance(model);
+  if (provenance === undefined || responsesFrom >= conversation.length) return fromModelMessages(conversation);
   return [
     ...fromModelMessages(conversation.slice(0, responsesFrom)),
     ...fromModelMessages(conversation.slice(responsesFrom), { provenance }),
