@@ -5,7 +5,7 @@ import type { Message, ToolCall } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { reachFor } from "../pipeline/reach-for.js";
-import { createViewDraft, findContextEdit, isProtectedEntry, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
 import { trimText } from "./trim-long-text.js";
 
@@ -122,7 +122,7 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
       entries[index] = shortened;
       tokens += shortened.tokens - entry.tokens;
     }
-    return entries === undefined ? undefined : createViewDraft(entries);
+    return entries === undefined ? undefined : redraftEntries(view, entries);
   }
 
   return {

@@ -67,6 +67,27 @@ describe("trimText", () => {
   });
 });
 
+describe("trimText (property)", () => {
+  const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  const pieces = ["a", "b", " ", "\r", "\n", "\r\n", "e\u0301", "é", "😀", "👩‍💻", "请"];
+
+  it("should cut the head and the tail on the grapheme boundaries nearest to the asked lengths", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 20, maxLength: 120 }), fc.nat(60), fc.nat(60), (parts, head, tail) => {
+        const text = parts.join("");
+        const trimmed = trimText(text, head, tail);
+        fc.pre(trimmed !== text);
+        const boundaries = [...graphemes.segment(text)].map((segment) => segment.index).concat(text.length);
+        const headEnd = Math.max(...boundaries.filter((boundary) => boundary <= head));
+        const tailStart = Math.min(...boundaries.filter((boundary) => boundary >= text.length - tail));
+        const marker = trimmed.indexOf("\n[… ");
+        expect(trimmed.slice(0, marker)).toBe(text.slice(0, headEnd));
+        expect(trimmed.slice(trimmed.indexOf(" trimmed …]\n") + " trimmed …]\n".length)).toBe(text.slice(tailStart));
+      }),
+    );
+  });
+});
+
 describe("trimLongText", () => {
   describe("maxChars", () => {
     it("should leave text at or under the limit alone and return the same draft", async () => {
