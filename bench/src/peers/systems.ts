@@ -19,7 +19,7 @@ export const SYSTEMS: readonly SystemDescription[] = [
   {
     name: "langchain · tiktoken",
     summary:
-      'langchain · tiktoken: trimMessages (@langchain/core 1.2.13) as its docs recommend (strategy "last", includeSystem, startOn "human", endOn ["human", "tool"]), with the docs\' per-message js-tiktoken counter (o200k_base).',
+      'langchain · tiktoken: trimMessages (@langchain/core 1.4.0) as its docs recommend (strategy "last", includeSystem, startOn "human", endOn ["human", "tool"]), with the docs\' per-message js-tiktoken counter (o200k_base).',
     load: async () => (await import("./langchain-trim.js")).langchainTiktokenSystem,
   },
   {
