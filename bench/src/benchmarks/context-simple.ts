@@ -1,10 +1,14 @@
-// context-simple on a generated 10 000-message session: steady-state requests, one compaction, tokenizer calls.
+// context-simple on a generated 10 000-message session: steady-state requests, one compaction, tokenizer calls;
+// then the first view of a 200 000-message session and a steady request's cost from 1 000 to 200 000 messages.
+import { writeFileSync } from "node:fs";
 import { tiktokenCounter, type Message, type TokenCounter } from "@ctxkit/core";
 import { createSimpleContext, type SimpleContextConfig } from "@ctxkit/context-simple";
 import type { BenchmarkOptions, Table } from "../lib/benchmark.js";
+import { formatBudget } from "../lib/format.js";
 import { formatDuration } from "../lib/measure.js";
 import { measureAsync } from "../lib/measure-async.js";
 import { generateSession } from "../sessions/generate-session.js";
+import { measureFirstView, measureScaleCurve, scaleChart } from "../context-simple/session-scale.js";
 
 export const name = "context-simple";
 export const description = "context-simple on a generated session with large tool outputs";
@@ -30,6 +34,25 @@ function countingCounter(): TokenCounter & { calls: number; rewrittenCalls: numb
 
 const NO_COMPACTION = 100_000_000;
 const BUDGET = 128_000;
+const LARGE_BUDGET = 1_000_000;
+
+/** The performance goals each figure is read against. */
+const GOALS = {
+  compactionP50Ms: 20,
+  compactionP99Ms: 40,
+  firstViewMs: 300,
+  firstViewHeapBytes: 120_000_000,
+  /** A steady request on the largest session costs at most this many times one on the smallest: O(new messages). */
+  steadyGrowth: 2,
+};
+
+const percentile = (samples: readonly number[], share: number): number => {
+  const sorted = [...samples].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+};
+
+const megabytes = (bytes: number): string => `${Math.round(bytes / 1_000_000)} MB`;
+const verdict = (isMet: boolean): string => (isMet ? "met" : "NOT met");
 
 /** The default before identifier digests and the lower threshold and target, for the side-by-side compaction row. */
 const PREVIOUS_DEFAULT = {
@@ -49,7 +72,7 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   const session = generateSession({ messages: size + 200, meanOutputChars: 1_400 });
   const history = session.slice(0, size);
   const extra = session.slice(size);
-  const runs = quick ? 3 : 7;
+  const runs = quick ? 5 : 21;
 
   // Steady state: each request follows one new message and needs no compaction.
   const counter = countingCounter();
@@ -103,31 +126,100 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   }
   await replay.getMessagesForRequest();
 
+  // The large session: its first view at a 1M budget, then a steady request at each size up to it.
+  const largest = quick ? 20_000 : 200_000;
+  const sizes = (quick ? [1_000, 5_000, 20_000] : [1_000, 3_000, 10_000, 30_000, 100_000, 200_000]).filter((size) => size <= largest);
+  const large = generateSession({ messages: largest, meanOutputChars: 400 });
+  const firstView = await measureFirstView(large, LARGE_BUDGET, quick ? 1 : 3);
+  const curve = await measureScaleCurve(large, sizes, { free: NO_COMPACTION, compacted: BUDGET }, quick ? 50 : 200);
+  writeFileSync(new URL("../../results/scale-chart.md", import.meta.url), `${scaleChart(curve)}\n`);
+  const smallest = curve[0]!;
+  const biggest = curve.at(-1)!;
+  const growth = Math.max(biggest.freeMs / smallest.freeMs, biggest.stickyMs / smallest.stickyMs);
+  const compactionP50 = compaction.medianMs;
+  const compactionP99 = percentile(compaction.samplesMs, 0.99);
+
   return [
     {
       title: `context-simple, ${size.toLocaleString("en")} messages, ${historyTokens.toLocaleString("en")} tokens`,
-      columns: ["measure", "median", "runs"],
+      columns: ["measure", "median", "p99", "runs", "goal"],
       rows: [
-        ["first request (counts every message once)", formatDuration(firstRequestMs), 1],
-        ["request after one new message, no compaction", formatDuration(steadyRequest.medianMs), steadyRequest.samplesMs.length],
-        ["request after one new message, sticky compacted view", formatDuration(stickyRequest.medianMs), stickyRequest.samplesMs.length],
+        ["first request (counts every message once)", formatDuration(firstRequestMs), "", 1, ""],
+        [
+          "request after one new message, no compaction",
+          formatDuration(steadyRequest.medianMs),
+          formatDuration(percentile(steadyRequest.samplesMs, 0.99)),
+          steadyRequest.samplesMs.length,
+          "",
+        ],
+        [
+          "request after one new message, sticky compacted view",
+          formatDuration(stickyRequest.medianMs),
+          formatDuration(percentile(stickyRequest.samplesMs, 0.99)),
+          stickyRequest.samplesMs.length,
+          "",
+        ],
         [
           `one compaction to a ${BUDGET.toLocaleString("en")}-token budget`,
-          formatDuration(compaction.medianMs),
+          formatDuration(compactionP50),
+          formatDuration(compactionP99),
           compaction.samplesMs.length,
+          `≤ ${GOALS.compactionP50Ms} ms p50, ≤ ${GOALS.compactionP99Ms} ms p99: ${verdict(compactionP50 <= GOALS.compactionP50Ms && compactionP99 <= GOALS.compactionP99Ms)}`,
         ],
         [
           "the same compaction with the previous default (bare placeholders, threshold 0.92, target 0.6)",
           formatDuration(previousCompaction.medianMs),
+          formatDuration(percentile(previousCompaction.samplesMs, 0.99)),
           previousCompaction.samplesMs.length,
+          "",
         ],
-        ["tokenizer calls per history message over a replay", (replayCounter.calls / history.length).toFixed(3), 1],
-        ["tokenizer calls per message for rewritten messages", (replayCounter.rewrittenCalls / history.length).toFixed(3), 1],
+        ["tokenizer calls per history message over a replay", (replayCounter.calls / history.length).toFixed(3), "", 1, ""],
+        ["tokenizer calls per message for rewritten messages", (replayCounter.rewrittenCalls / history.length).toFixed(3), "", 1, ""],
       ],
       notes: [
         "A steady-state request repairs and counts only the messages added since the last one, then copies the view's array.",
         "The replay requests a view before every assistant message, as an orchestrator does before each model call,",
         `with a ${BUDGET.toLocaleString("en")}-token budget; a compaction counts each message it rewrites (a cleared result, a trimmed text) once.`,
+        `p99 is the slowest run or close to it: ${runs} runs, each on a fresh manager whose messages are already counted.`,
+      ],
+    },
+    {
+      title: `The first view of a ${firstView.messages.toLocaleString("en")}-message session at a ${formatBudget(firstView.budget)} budget`,
+      columns: ["measure", "figure", "goal"],
+      rows: [
+        [
+          `time (median of ${firstView.runs})`,
+          formatDuration(firstView.medianMs),
+          `≤ ${GOALS.firstViewMs} ms: ${verdict(firstView.medianMs <= GOALS.firstViewMs)}`,
+        ],
+        [
+          "heap allocated by the call, above the messages",
+          megabytes(firstView.allocatedBytes),
+          `≤ ${megabytes(GOALS.firstViewHeapBytes)}: ${verdict(firstView.allocatedBytes <= GOALS.firstViewHeapBytes)}`,
+        ],
+        ["heap still held after a full collection, above the messages", megabytes(firstView.retainedBytes), ""],
+        ["messages in the view", firstView.viewMessages, ""],
+      ],
+      notes: [
+        "The estimate counter (no tokenizer load); the call counts every message once, builds the view and compacts it to the budget.",
+        "Heap figures start from the manager already holding the messages, after a full collection; the allocated figure is",
+        "the heap's growth across the call before any collection after it (the largest of the runs).",
+      ],
+    },
+    {
+      title: "A steady request against session size (estimate counter): O(new messages)",
+      columns: ["messages", "no compaction", "× at the smallest", `sticky compacted view (${formatBudget(BUDGET)})`, "× at the smallest"],
+      rows: curve.map((point) => [
+        point.messages.toLocaleString("en"),
+        formatDuration(point.freeMs),
+        `${(point.freeMs / smallest.freeMs).toFixed(2)}×`,
+        formatDuration(point.stickyMs),
+        `${(point.stickyMs / smallest.stickyMs).toFixed(2)}×`,
+      ]),
+      notes: [
+        "Each figure is the median request after one new message, on the first N messages of one generated session.",
+        `Goal: flat, at most ${GOALS.steadyGrowth}× the smallest session's figure at the largest: ${growth.toFixed(2)}×, ${verdict(growth <= GOALS.steadyGrowth)}.`,
+        "The chart of this table is written to results/scale-chart.md.",
       ],
     },
   ];
