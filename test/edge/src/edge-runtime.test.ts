@@ -69,6 +69,7 @@ describe.each(Object.entries(PLATFORMS))("a %s bundle", (_platform, options) => 
     expect(report.adapterLengths.openai).toBe(report.viewLength);
     expect(report.adapterLengths.aiSdk).toBeGreaterThan(0);
     expect(report.adapterLengths.anthropic).toBeGreaterThan(0);
+    expect(report.adapterLengths.google).toBeGreaterThan(0);
   });
 });
 

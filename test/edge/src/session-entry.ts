@@ -5,6 +5,7 @@ import { toAnthropicMessages } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import { type Message, tiktokenCounter } from "@ctxkit/core";
 import o200k_base from "@ctxkit/core/ranks/o200k_base";
+import { toGeminiContents } from "@ctxkit/google";
 import { toChatCompletionMessages } from "@ctxkit/openai";
 import { createSummaryStrategy } from "@ctxkit/strategy-summary";
 
@@ -15,7 +16,7 @@ export interface EdgeSessionReport {
   readonly compactions: number;
   readonly hasSummary: boolean;
   readonly hasToolPair: boolean;
-  readonly adapterLengths: { readonly aiSdk: number; readonly anthropic: number; readonly openai: number };
+  readonly adapterLengths: { readonly aiSdk: number; readonly anthropic: number; readonly google: number; readonly openai: number };
 }
 
 async function runSession(): Promise<EdgeSessionReport> {
@@ -59,6 +60,7 @@ async function runSession(): Promise<EdgeSessionReport> {
     adapterLengths: {
       aiSdk: toModelMessages(view).messages.length,
       anthropic: toAnthropicMessages(view).messages.length,
+      google: toGeminiContents(view).contents.length,
       openai: toChatCompletionMessages(view).length,
     },
   };
