@@ -1,6 +1,7 @@
 import type { Message } from "@ctxkit/core";
 import { sampleTurn, systemMessage, userMessage } from "@ctxkit/core/testing";
 import { createSimpleContext } from "@ctxkit/context-simple";
+import { readSummaryCoverage } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { recordingSummarizer } from "../test/recording-summarizer.js";
 import { buildInstructions, DEFAULT_PROMPTS } from "./prompts.js";
@@ -29,7 +30,7 @@ describe("compact({ through, instructions }) with a summary strategy", () => {
     expect(request!.instructions.endsWith("Instructions for this summary: Keep the output numbers.")).toBe(true);
     expect(request!.messages.length).toBeLessThanOrEqual(through);
     const view = await manager.getMessagesForRequest({ tokenBudget: 1_000_000 });
-    expect(view[1]!.metadata?.ctxkit?.summary?.coveredThrough).toBe(through);
+    expect(readSummaryCoverage(view[1]!)).toBe(through);
     // Everything after `through` stands as it stood, tool results uncleared.
     expect(view.slice(2)).toEqual(before.slice(through + 1));
   });
