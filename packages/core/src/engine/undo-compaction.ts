@@ -105,13 +105,15 @@ export class CompactionUndo {
       receipts: ids,
       values: [...restore.values()].map(([name, key]) => this.valueOf(name, key)),
     };
-    await this.states.storeFor(UNDONE_STATE).set(id, setAside);
+    const aside = this.states.storeFor(UNDONE_STATE);
+    // A retry after a lost compare-and-set keeps what the first attempt set aside, before it put anything back.
+    if (aside.get(id) === undefined) await aside.set(id, setAside);
     for (const [name, key, ...value] of restore.values()) {
       const store = this.states.storeFor(name);
       await (value.length === 0 ? store.delete(key) : store.set(key, value[0]));
     }
     await this.receipts.markUndone(ids, when);
-    await keepNewest(this.states.storeFor(UNDONE_STATE), this.keep);
+    await keepNewest(aside, this.keep);
     this.seenUndos.add(id);
     view?.undoTo(id);
     return { undone: ids };
