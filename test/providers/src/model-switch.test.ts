@@ -5,7 +5,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { contextMessages, type ContextMessagesOptions } from "@ctxkit/anthropic";
 import { createSimpleContext } from "@ctxkit/context-simple";
 import type { Message } from "@ctxkit/core";
-import { contextResponses, type ContextResponsesOptions } from "@ctxkit/openai";
+import { compactResponses, contextResponses, type ContextResponsesOptions } from "@ctxkit/openai";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnthropicImitation } from "./anthropic-imitation.js";
@@ -114,6 +114,34 @@ describe("the same switches with the provenance policy off", () => {
     const other = contextResponses(openAIClient("another-key"), keyed, off);
     const rekeyed = await rejectionOf(runSession(() => responsesStep(other, "gpt-5"), 2, 2));
     expect(rekeyed.message).toMatch(/could not be verified/);
+  });
+});
+
+describe("a session compacted by responses.compact that then switches models", () => {
+  const compactionsIn = (request: RecordedRequest) => (request.body["input"] as Block[]).filter((item) => item.type === "compaction");
+
+  async function compactThenSwitch(options: ContextResponsesOptions): Promise<RecordedRequest[]> {
+    const context = newContext();
+    const client = openAIClient();
+    const responses = contextResponses(client, context, options);
+    const from = openAIServer.requests.length;
+    await runSession(() => responsesStep(responses, "gpt-5-mini"), 6);
+    await compactResponses(client, context, { model: "gpt-5-mini" });
+    await runSession((request) => responsesStep(responses, request < 2 ? "gpt-5-mini" : "gpt-5"), 4, 4);
+    return since(openAIServer, from);
+  }
+
+  it("should send the model its own compaction item, and another model the view without it, never refused", async () => {
+    const requests = (await compactThenSwitch({})).filter((request) => request.path === "/v1/responses");
+    expect(requests.map((request) => request.status)).toEqual(Array(10).fill(200));
+    expect(compactionsIn(requests[6]!)).toHaveLength(1);
+    expect(compactionsIn(requests[8]!)).toEqual([]);
+    expect(requests[8]!.body["model"]).toBe("gpt-5");
+  });
+
+  it("should be refused after the switch with the policy off: the compaction item's content could not be verified", async () => {
+    const error = await rejectionOf(compactThenSwitch({ checkProvenance: false }));
+    expect(error.message).toMatch(/The encrypted content for item cmp_\w+ could not be verified/);
   });
 });
 
