@@ -29,11 +29,16 @@ import { announceRepairs, type ViewTail } from "./view-tail.js";
 // The hard trim has a name of its own, so it shortens again what the configured trim-long-text left at
 // its own, higher limit (each skips only its own edits).
 // The last clear lists no identifiers: over the budget, a placeholder must be as short as it can be.
-const FALLBACK_STRATEGIES: readonly Strategy[] = [
-  truncate(),
-  createTrimLongText("trim-long-text (last resort)", { maxChars: 2_000 }),
-  clearToolResults({ keepRecent: 1, maxIdentifiers: 0 }),
-];
+// Made on first use rather than at import (each strategy parses its config), so importing core parses no config.
+let fallbackStrategies: readonly Strategy[] | undefined;
+function getFallbackStrategies(): readonly Strategy[] {
+  fallbackStrategies ??= [
+    truncate(),
+    createTrimLongText("trim-long-text (last resort)", { maxChars: 2_000 }),
+    clearToolResults({ keepRecent: 1, maxIdentifiers: 0 }),
+  ];
+  return fallbackStrategies;
+}
 
 export interface CompactionPassParts {
   readonly config: ResolvedContextConfig;
@@ -189,7 +194,7 @@ export class CompactionPass {
     }
     if (view.tokens > budget) {
       const fallbackContext = this.strategyContext(budget, budget, signal, run.preview);
-      const fallback = await runPipeline(view, FALLBACK_STRATEGIES, fallbackContext, { strategyTimeoutMs, onApplied });
+      const fallback = await runPipeline(view, getFallbackStrategies(), fallbackContext, { strategyTimeoutMs, onApplied });
       view = fallback.view;
       steps.push(...fallback.steps);
     }
@@ -238,7 +243,7 @@ export class CompactionPass {
   private async minimalViewFloor(view: ViewDraft, signal: AbortSignal, preview?: PreviewStates): Promise<number> {
     const { strategyTimeoutMs } = this.parts.config;
     const context = this.strategyContext(0, 0, signal, preview);
-    const { tokens } = (await runPipeline(view, FALLBACK_STRATEGIES, context, { strategyTimeoutMs })).view;
+    const { tokens } = (await runPipeline(view, getFallbackStrategies(), context, { strategyTimeoutMs })).view;
     return Math.ceil(tokens * 1.01) + 16;
   }
 

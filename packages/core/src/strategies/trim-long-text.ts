@@ -162,7 +162,12 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-const segmenter = typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : undefined;
+// Made on the first cut that needs it, not at import: building one loads ICU's break rules (tens of milliseconds).
+let segmenter: Intl.Segmenter | null | undefined;
+function getSegmenter(): Intl.Segmenter | undefined {
+  segmenter ??= typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+  return segmenter ?? undefined;
+}
 /** Graphemes are segmented only in a small window around a cut, so trimming stays linear. */
 const WINDOW = 32;
 
@@ -181,12 +186,13 @@ function findBoundary(text: string, index: number, direction: "before" | "after"
   if (before < 0x80 && after < 0x80 && !(before === 0x0d && after === 0x0a)) return index;
   const isInsidePair = isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index));
   const fallback = isInsidePair ? index + (direction === "before" ? -1 : 1) : index;
-  if (segmenter === undefined) return fallback;
+  const graphemes = getSegmenter();
+  if (graphemes === undefined) return fallback;
   const start = Math.max(0, index - WINDOW);
   const end = Math.min(text.length, index + WINDOW);
   let found: number | undefined;
   // The window's edges are not real boundaries (unless they are the text's), so they are never chosen.
-  for (const segment of segmenter.segment(text.slice(start, end))) {
+  for (const segment of graphemes.segment(text.slice(start, end))) {
     const boundary = start + segment.index;
     if (boundary === start && start > 0) continue;
     if (direction === "before" && boundary <= index) found = boundary;
