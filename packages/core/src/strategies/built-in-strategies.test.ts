@@ -25,7 +25,7 @@ describe("built-in strategies", () => {
       expect(DEFAULT_PIPELINE).toEqual([
         { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
         "trim-long-text",
-        { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 } },
+        { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80, truncateFollows: true } },
         "truncate",
       ]);
     });

@@ -41,7 +41,10 @@ export type BuiltInStrategyEntry = {
 export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEntry)[] = Object.freeze([
   Object.freeze({ name: "clear-tool-results", options: Object.freeze({ keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 }) }),
   "trim-long-text",
-  Object.freeze({ name: "shorten-to-fit", options: Object.freeze({ maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 }) }),
+  Object.freeze({
+    name: "shorten-to-fit",
+    options: Object.freeze({ maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80, truncateFollows: true }),
+  }),
   "truncate",
 ] as const);
 

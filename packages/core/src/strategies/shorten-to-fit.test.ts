@@ -1,5 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createTestContext, createTestView } from "../../test/strategy-context.js";
+import { historyArbitrary } from "../../test/arbitraries.js";
+import { createRepairedTestView, createTestContext, createTestView } from "../../test/strategy-context.js";
+import { runPipeline } from "../pipeline/run-pipeline.js";
+import { truncate } from "./truncate.js";
 import { ContextConfigError } from "../errors.js";
 import type { AssistantMessage, Message } from "../messages/message.js";
 import { checkToolPairs } from "../units/check-tool-pairs.js";
@@ -96,5 +100,60 @@ describe("shortenToFit", () => {
   it("should reject options too small to leave anything", () => {
     expect(() => shortenToFit({ maxTextChars: 5 })).toThrow(ContextConfigError);
     expect(() => shortenToFit({ maxArgumentChars: 1.5 })).toThrow(/maxArgumentChars/);
+  });
+});
+
+/** `message` with its call id made unique to `turn`. */
+function renamed(message: Message, turn: number): Message {
+  if (message.role === "tool") return { ...message, tool_call_id: `t${turn}` };
+  if (message.role === "assistant" && message.tool_calls !== undefined)
+    return { ...message, tool_calls: message.tool_calls.map((call) => ({ ...call, id: `t${turn}` })) };
+  return message;
+}
+
+describe("shortenToFit with truncateFollows", () => {
+  const pieces = fc.oneof(
+    historyArbitrary({ broken: true, maxUnits: 4 }),
+    fc.integer({ min: 1, max: 6 }).map((count) => longTurn(count)),
+    fc.constant<Message[]>([{ role: "user", content: "pinned note", metadata: { pinned: true } }]),
+  );
+
+  it("should leave, with the truncation after it, exactly the view it leaves without the option", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(pieces, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 3 }),
+        async (parts, budgetShare, targetShare, forced, protectFirst) => {
+          const history = parts.flat();
+          const view = createRepairedTestView(history);
+          const budget = Math.max(1, Math.floor((view.tokens * budgetShare) / 100));
+          const context = {
+            ...createTestContext({ history, budget, target: Math.floor((budget * targetShare) / 100), protectFirst }),
+            forced,
+          };
+          const plain = await runPipeline(view, [shortenToFit(), truncate()], context);
+          const skipping = await runPipeline(view, [shortenToFit({ truncateFollows: true }), truncate()], context);
+          expect(skipping.view.entries).toEqual(plain.view.entries);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("should leave the old units truncation drops as they were, when the newer units' stubs alone pass the budget", async () => {
+    // Forty turns of one edit each: the oldest are dropped whole whatever their stubs.
+    const history = Array.from({ length: 40 }, (_, turn) => longTurn(1).map((message) => renamed(message, turn))).flat();
+    const view = createTestView(history);
+    const latestUnit = view.entries.slice(-2).reduce((sum, entry) => sum + entry.tokens, 0);
+    const context = createTestContext({ history, budget: latestUnit + 400, target: latestUnit + 100 });
+    const shortened = (await shortenToFit({ truncateFollows: true }).apply(view, context)).view;
+    expect(isShortened(shortened, 1)).toBe(false);
+    expect(isShortened(shortened, history.length - 5)).toBe(true);
+    const plain = await runPipeline(view, [shortenToFit(), truncate()], context);
+    const skipping = await runPipeline(view, [shortenToFit({ truncateFollows: true }), truncate()], context);
+    expect(skipping.view.entries).toEqual(plain.view.entries);
   });
 });

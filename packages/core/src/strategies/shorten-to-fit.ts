@@ -5,7 +5,8 @@ import type { Message, ToolCall } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { reachFor } from "../pipeline/reach-for.js";
-import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { isSummaryEntry } from "../messages/summary-coverage.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
 import { trimText } from "./trim-long-text.js";
 
@@ -18,13 +19,24 @@ export interface ShortenToFitOptions {
   maxArgumentChars?: number;
   /** How many of a cleared tool result's identifiers its stub still lists. Default 25. */
   maxIdentifiers?: number;
+  /**
+   * Set when a `truncate` (with no `protectFirst` of its own above the manager's) runs right after this
+   * strategy (the default pipeline's does): old units that truncation drops whatever their stubs are left
+   * as they are rather than stubbed first. Found only where the stubs of the newer units alone pass the
+   * budget, so every step of this strategy and the view truncation leaves are exactly as without it. Default false.
+   */
+  truncateFollows?: boolean;
 }
+
+/** How short one pass makes its stubs. */
+type StubSettings = Required<Omit<ShortenToFitOptions, "truncateFollows">>;
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
   maxTextChars: z.number().int().min(10).default(400),
   maxArgumentChars: z.number().int().min(10).default(120),
   maxIdentifiers: z.number().int().nonnegative().default(25),
+  truncateFollows: z.boolean().default(false),
 });
 
 /** `value` with every string longer than `maxChars` cut to its head and a marker; keys untouched. */
@@ -54,16 +66,12 @@ function shortenArguments(call: ToolCall, maxChars: number): ToolCall {
 const isHistoryEntry = (entry: ViewEntry): entry is ViewEntry & { source: { kind: "history" } } => entry.source.kind === "history";
 
 export function shortenToFit(options?: ShortenToFitOptions): Strategy {
-  const { maxTextChars, maxArgumentChars, maxIdentifiers } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { maxTextChars, maxArgumentChars, maxIdentifiers, truncateFollows } = parseConfig(NAME, optionsSchema, options ?? {});
   /**
    * The stub of `entry`, always made from the original history message, so the same settings give the
    * same stub on every compaction (a stub is never shortened again by the settings that made it).
    */
-  function shorten(
-    entry: ViewEntry & { source: { kind: "history" } },
-    context: StrategyContext,
-    settings: Required<ShortenToFitOptions>,
-  ): Message {
+  function shorten(entry: ViewEntry & { source: { kind: "history" } }, context: StrategyContext, settings: StubSettings): Message {
     const message = context.history[entry.source.index] ?? entry.message;
     const shortenText = (text: string): string =>
       text.length > settings.maxTextChars
@@ -99,13 +107,7 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
   const hard = { maxTextChars: 60, maxArgumentChars: 40, maxIdentifiers: 0 };
 
   /** One oldest-first pass over what may be shortened, until `limit`; `again` also re-shortens this strategy's own stubs. */
-  function pass(
-    view: ViewDraft,
-    context: StrategyContext,
-    limit: number,
-    settings: Required<ShortenToFitOptions>,
-    again: boolean,
-  ): ViewDraft | undefined {
+  function pass(view: ViewDraft, context: StrategyContext, limit: number, settings: StubSettings, again: boolean): ViewDraft | undefined {
     // The latest tool unit is what the model acts on next: it stays whole, as does everything after it.
     const lastToolUnit = view.units.findLast((unit) => unit.kind === "tool");
     const untouchableFrom = lastToolUnit?.start ?? view.entries.length;
@@ -125,9 +127,60 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
     return entries === undefined ? undefined : redraftEntries(view, entries);
   }
 
+  /** What both passes leave of the entry at `index` when neither stops early: its stub, then its bare stub, each when shorter. */
+  function finalForm(view: ViewDraft, index: number, context: StrategyContext, untouchableFrom: number): ViewEntry {
+    const entry = view.entries[index]!;
+    if (index >= untouchableFrom || !isHistoryEntry(entry) || !isProtectedEntry(view, index, context.protectFirst).canAlter) return entry;
+    let current: ViewEntry & { source: { kind: "history" } } = entry;
+    if (findContextEdit(entry)?.strategy !== NAME) {
+      const stub = replaceEntryMessage(
+        entry,
+        shorten(entry, context, { maxTextChars, maxArgumentChars, maxIdentifiers }),
+        NAME,
+        context.countMessage,
+      );
+      if (stub.tokens < current.tokens) current = stub as typeof current;
+    }
+    const bare = replaceEntryMessage(current, shorten(current, context, hard), NAME, context.countMessage);
+    return bare.tokens < current.tokens ? bare : current;
+  }
+
+  /**
+   * The view both passes and the truncation after them would leave, without stubbing the old units that
+   * truncation drops; undefined when that cannot be known without stubbing them. Walking back from the
+   * newest unit, once the final forms of the units walked pass the budget, the first pass cannot stop
+   * before its end (its total never falls below theirs), so the second runs and cannot stop either, and
+   * truncation, which drops the oldest droppable units while the view is over the target, drops every
+   * droppable unit before them (a summary's unit aside: truncation keeps it until nothing else is left).
+   */
+  function stubsTruncationKeeps(view: ViewDraft, context: StrategyContext): ViewDraft | undefined {
+    const lastToolUnit = view.units.findLast((unit) => unit.kind === "tool");
+    const untouchableFrom = lastToolUnit?.start ?? view.entries.length;
+    const entries = [...view.entries];
+    let tokens = 0;
+    let unitIndex = view.units.length - 1;
+    for (; unitIndex >= 0 && tokens <= context.budget; unitIndex -= 1) {
+      const unit = view.units[unitIndex]!;
+      for (let index = unit.start; index < unit.end; index += 1) {
+        entries[index] = finalForm(view, index, context, untouchableFrom);
+        tokens += entries[index]!.tokens;
+      }
+    }
+    if (tokens <= context.budget) return undefined;
+    for (; unitIndex >= 0; unitIndex -= 1) {
+      const unit = view.units[unitIndex]!;
+      const isDropped = canDropUnit(view, unit, context.protectFirst) && !view.entries.slice(unit.start, unit.end).some(isSummaryEntry);
+      if (isDropped) continue;
+      for (let index = unit.start; index < unit.end; index += 1) entries[index] = finalForm(view, index, context, untouchableFrom);
+    }
+    return redraftEntries(view, entries);
+  }
+
   return {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
+      const kept = truncateFollows ? stubsTruncationKeeps(view, context) : undefined;
+      if (kept !== undefined) return kept === view ? { view, applied: false } : { view: kept, applied: true };
       let result = pass(view, context, reachFor(context), { maxTextChars, maxArgumentChars, maxIdentifiers }, false) ?? view;
       // Still over the budget: rather than refuse, stubs as short as they go, this strategy's own included.
       if (result.tokens > context.budget) result = pass(result, context, context.budget, hard, true) ?? result;
