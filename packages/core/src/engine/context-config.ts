@@ -75,7 +75,7 @@ export const contextConfigSchema = z
     strategies: z.array(strategyEntrySchema).optional(),
     /**
      * A named pipeline. `truncate`: clear-tool-results (all but the newest result), trim-long-text,
-     * shorten-to-fit, truncate. `summarize`:
+     * truncate, shorten-to-fit. `summarize`:
      * clear-tool-results, `summaryStrategy`, truncate. `auto` (the default): `summarize` when a
      * `summaryStrategy` is given, `truncate` otherwise.
      */

@@ -18,15 +18,15 @@ import {
 describe("built-in strategies", () => {
   describe("BUILT_IN_STRATEGIES", () => {
     it("should list the built-ins in their default order", () => {
-      expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "shorten-to-fit", "truncate"]);
+      expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"]);
     });
 
-    it("should clear every tool result but the newest, then shorten old messages to stubs before truncating (a truncate follows)", () => {
+    it("should clear every tool result but the newest (a truncate follows) and end with stubs that still name what they held", () => {
       expect(DEFAULT_PIPELINE).toEqual([
         { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
         "trim-long-text",
-        { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80, truncateFollows: true } },
         "truncate",
+        { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 } },
       ]);
     });
   });

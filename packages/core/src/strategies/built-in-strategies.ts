@@ -32,20 +32,16 @@ export type BuiltInStrategyEntry = {
 /**
  * The default pipeline (presets `auto` without a summary strategy, and `truncate`): the cheapest loss
  * first. Clearing every tool result but the newest keeps what they named in its placeholder (up to 200
- * identifiers), trimming keeps every message's head and tail, shortening turns old messages into stubs
- * that still name what they held, and truncation removes whole units only when the stubs do not fit the
- * target either. Stubs before truncation keep the identifiers of many old units for the tokens of a few
- * whole ones, which is what later calls use; the same stubs shorten a turn too long for the budget rather
- * than refuse it. One large step per compaction keeps the cached prefix of the requests between compactions.
+ * identifiers), trimming keeps every message's head and tail, truncation removes whole units, and what
+ * the truncation could not bring down to the target (a long current turn) is shortened to stubs that still
+ * name what they held (up to 60 identifiers, texts to 200 characters) rather than refused. One large step
+ * per compaction keeps the cached prefix of the requests between compactions.
  */
 export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEntry)[] = Object.freeze([
   Object.freeze({ name: "clear-tool-results", options: Object.freeze({ keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 }) }),
   "trim-long-text",
-  Object.freeze({
-    name: "shorten-to-fit",
-    options: Object.freeze({ maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80, truncateFollows: true }),
-  }),
   "truncate",
+  Object.freeze({ name: "shorten-to-fit", options: Object.freeze({ maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 }) }),
 ] as const);
 
 /** The names of the default pipeline's strategies, in order. */
@@ -57,8 +53,8 @@ export const BUILT_IN_STRATEGIES: readonly BuiltInStrategyName[] = Object.freeze
 const FACTORIES: { readonly [Name in BuiltInStrategyName]: (options: never) => Strategy } = {
   "clear-tool-results": clearToolResults,
   "trim-long-text": trimLongText,
-  "shorten-to-fit": shortenToFit,
   truncate,
+  "shorten-to-fit": shortenToFit,
   "sliding-window": slidingWindow,
   importance,
   microcompact,
