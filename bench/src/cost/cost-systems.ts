@@ -72,6 +72,19 @@ function peer(
 
 /** The compaction threshold and target before the default changed to 0.8 and 0.25. */
 const PREVIOUS_RATIOS = { compactThreshold: 0.92, targetRatio: 0.6 };
+/** The default before it compacted from 0.7 to 0.2, shortened old messages to stubs before truncating and listed 200 identifiers. */
+const DEFAULT_BEFORE_STUBS = {
+  compactThreshold: 0.8,
+  targetRatio: 0.25,
+  strategies: [
+    { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true } },
+    "trim-long-text",
+    "truncate",
+    "shorten-to-fit",
+  ],
+} satisfies SimpleContextConfig;
+/** The default pipeline's stub step, as DEFAULT_PIPELINE sets it (it ends the pipeline). */
+const STUBS = { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 } } as const;
 
 export const COST_SYSTEMS: readonly CostSystem[] = [
   stateless("full history", "full history: every message, every time (the reference of the cost ratios).", (history) => history.slice()),
@@ -114,26 +127,72 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
       strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"],
     }),
   ),
+  ctxkit(
+    "ctxkit default before stubs",
+    "ctxkit default before stubs: the default before this change (threshold 0.8, target 0.25; clear-tool-results listing 80 identifiers, trim-long-text, truncate, shorten-to-fit last).",
+    () => DEFAULT_BEFORE_STUBS,
+  ),
   ablation(
     "default, bare placeholders",
     "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).",
     () => ({
       strategies: [
-        { name: "clear-tool-results", options: { keepRecent: 1, maxIdentifiers: 0 } },
+        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 0 } },
         "trim-long-text",
         "truncate",
-        { name: "shorten-to-fit", options: { maxIdentifiers: 0 } },
+        { ...STUBS, options: { ...STUBS.options, maxIdentifiers: 0 } },
       ],
     }),
   ),
-  ablation("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its last step.", () => ({
-    strategies: [{ name: "clear-tool-results", options: { keepRecent: 1 } }, "trim-long-text", "truncate"],
+  ablation("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its stub step.", () => ({
+    strategies: [
+      { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
+      "trim-long-text",
+      "truncate",
+    ],
   })),
+  ablation(
+    "default, stubs before truncate",
+    "default, stubs before truncate: shorten-to-fit before the truncation (with truncateFollows), so old units are stubbed before any is dropped.",
+    () => ({
+      strategies: [
+        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
+        "trim-long-text",
+        { ...STUBS, options: { ...STUBS.options, truncateFollows: true } },
+        "truncate",
+      ],
+    }),
+  ),
+  ablation(
+    "default, shorten-to-fit's own stubs",
+    "default, shorten-to-fit's own stubs: the default with shorten-to-fit at its own defaults (25 identifiers, texts to 400 characters, arguments to 120).",
+    () => ({
+      strategies: [
+        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
+        "trim-long-text",
+        "truncate",
+        "shorten-to-fit",
+      ],
+    }),
+  ),
   ablation(
     "default, keepRecent 5",
     "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.",
     () => ({
-      strategies: ["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"],
+      strategies: [
+        { name: "clear-tool-results", options: { truncateFollows: true, maxIdentifiers: 200 } },
+        "trim-long-text",
+        "truncate",
+        STUBS,
+      ],
+    }),
+  ),
+  ablation(
+    "default at 0.8 / 0.25",
+    "default at 0.8 / 0.25: the default pipeline with the threshold and target before this change.",
+    () => ({
+      compactThreshold: 0.8,
+      targetRatio: 0.25,
     }),
   ),
   ablation(
