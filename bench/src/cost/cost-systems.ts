@@ -84,7 +84,10 @@ const DEFAULT_BEFORE_STUBS = {
   ],
 } satisfies SimpleContextConfig;
 /** The default pipeline's stub step, as DEFAULT_PIPELINE sets it (it ends the pipeline). */
-const STUBS = { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 } } as const;
+const STUBS = {
+  name: "shorten-to-fit",
+  options: { maxIdentifiers: 60, budgetTokensPerIdentifier: 120, maxTextChars: 200, maxArgumentChars: 80 },
+} as const;
 
 export const COST_SYSTEMS: readonly CostSystem[] = [
   stateless("full history", "full history: every message, every time (the reference of the cost ratios).", (history) => history.slice()),

@@ -26,7 +26,10 @@ describe("built-in strategies", () => {
         { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
         "trim-long-text",
         "truncate",
-        { name: "shorten-to-fit", options: { maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 } },
+        {
+          name: "shorten-to-fit",
+          options: { maxIdentifiers: 60, budgetTokensPerIdentifier: 120, maxTextChars: 200, maxArgumentChars: 80 },
+        },
       ]);
     });
   });

@@ -34,14 +34,18 @@ export type BuiltInStrategyEntry = {
  * first. Clearing every tool result but the newest keeps what they named in its placeholder (up to 200
  * identifiers), trimming keeps every message's head and tail, truncation removes whole units, and what
  * the truncation could not bring down to the target (a long current turn) is shortened to stubs that still
- * name what they held (up to 60 identifiers, texts to 200 characters) rather than refused. One large step
+ * name what they held (up to 60 identifiers, one per 120 tokens of the budget, texts to 200 characters)
+ * rather than refused. One large step
  * per compaction keeps the cached prefix of the requests between compactions.
  */
 export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEntry)[] = Object.freeze([
   Object.freeze({ name: "clear-tool-results", options: Object.freeze({ keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 }) }),
   "trim-long-text",
   "truncate",
-  Object.freeze({ name: "shorten-to-fit", options: Object.freeze({ maxIdentifiers: 60, maxTextChars: 200, maxArgumentChars: 80 }) }),
+  Object.freeze({
+    name: "shorten-to-fit",
+    options: Object.freeze({ maxIdentifiers: 60, budgetTokensPerIdentifier: 120, maxTextChars: 200, maxArgumentChars: 80 }),
+  }),
 ] as const);
 
 /** The names of the default pipeline's strategies, in order. */

@@ -39,6 +39,28 @@ function longTurn(count: number): Message[] {
 const isShortened = (view: ReturnType<typeof createTestView>, index: number) => view.entries[index]!.edit?.strategy === "shorten-to-fit";
 
 describe("shortenToFit", () => {
+  it("should list at most one identifier per budgetTokensPerIdentifier tokens of the budget in a stub (budgetTokensPerIdentifier)", async () => {
+    const names = Array.from({ length: 40 }, (_, index) => `lib/app/file_${index}.ex`);
+    const history: Message[] = [
+      { role: "user", content: "list the files" },
+      { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "Glob", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "a", content: names.join("\n") },
+      ...longTurn(1).slice(1),
+    ];
+    // Budgets that hold the view, so no bare pass follows the first.
+    const stubOf = async (budget: number, budgetTokensPerIdentifier = 200) => {
+      const strategy = shortenToFit({ maxIdentifiers: 30, budgetTokensPerIdentifier });
+      const view = createTestView(history);
+      // A target the first stub reaches, so no bare pass follows.
+      const after = (await strategy.apply(view, createTestContext({ history, target: view.tokens - 50, budget }))).view;
+      return String(after.entries[2]!.message.content);
+    };
+    const listed = (stub: string) => names.filter((name) => stub.includes(name)).length;
+    expect(listed(await stubOf(2_000))).toBe(10);
+    expect(listed(await stubOf(100_000))).toBe(30);
+    expect(listed(await stubOf(2_000, 5_000))).toBe(1);
+  });
+
   it("should shorten the current turn's older units, oldest first, and leave the latest tool unit and the latest user message whole", async () => {
     const history = longTurn(4);
     const view = createTestView(history);

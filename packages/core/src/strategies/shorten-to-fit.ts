@@ -20,6 +20,11 @@ export interface ShortenToFitOptions {
   /** How many of a cleared tool result's identifiers its stub still lists. Default 25. */
   maxIdentifiers?: number;
   /**
+   * With it, a stub lists at most one identifier per this many tokens of the budget (and `maxIdentifiers`
+   * at most): stubs sized for a large budget would crowd a small one. Default: no such bound.
+   */
+  budgetTokensPerIdentifier?: number;
+  /**
    * Set when a `truncate` (with no `protectFirst` of its own above the manager's) runs right after this
    * strategy (the default pipeline's does): old units that truncation drops whatever their stubs are left
    * as they are rather than stubbed first. Found only where the stubs of the newer units alone pass the
@@ -29,13 +34,14 @@ export interface ShortenToFitOptions {
 }
 
 /** How short one pass makes its stubs. */
-type StubSettings = Required<Omit<ShortenToFitOptions, "truncateFollows">>;
+type StubSettings = Required<Omit<ShortenToFitOptions, "truncateFollows" | "budgetTokensPerIdentifier">>;
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
   maxTextChars: z.number().int().min(10).default(400),
   maxArgumentChars: z.number().int().min(10).default(120),
   maxIdentifiers: z.number().int().nonnegative().default(25),
+  budgetTokensPerIdentifier: z.number().positive().optional(),
   truncateFollows: z.boolean().default(false),
 });
 
@@ -66,7 +72,16 @@ function shortenArguments(call: ToolCall, maxChars: number): ToolCall {
 const isHistoryEntry = (entry: ViewEntry): entry is ViewEntry & { source: { kind: "history" } } => entry.source.kind === "history";
 
 export function shortenToFit(options?: ShortenToFitOptions): Strategy {
-  const { maxTextChars, maxArgumentChars, maxIdentifiers, truncateFollows } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { maxTextChars, maxArgumentChars, maxIdentifiers, budgetTokensPerIdentifier, truncateFollows } = parseConfig(
+    NAME,
+    optionsSchema,
+    options ?? {},
+  );
+  /** `maxIdentifiers`, or fewer for a budget too small to hold that many per stub. */
+  const identifiersFor = (budget: number, most: number): number =>
+    budgetTokensPerIdentifier === undefined || most === 0
+      ? most
+      : Math.min(most, Math.max(1, Math.floor(budget / budgetTokensPerIdentifier)));
   /**
    * The stub of `entry`, always made from the original history message, so the same settings give the
    * same stub on every compaction (a stub is never shortened again by the settings that made it).
@@ -80,7 +95,9 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
     if (message.role === "tool") {
       const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
       const digest =
-        settings.maxIdentifiers === 0 ? "" : digestToolResult(contentText(message.content), { maxIdentifiers: settings.maxIdentifiers });
+        settings.maxIdentifiers === 0
+          ? ""
+          : digestToolResult(contentText(message.content), { maxIdentifiers: identifiersFor(context.budget, settings.maxIdentifiers) });
       return {
         ...entry.message,
         content: `[tool result cleared to save context: ${originalTokens} tokens${digest === "" ? "" : `; ${digest}`}]`,
