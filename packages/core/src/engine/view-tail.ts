@@ -108,14 +108,17 @@ export class ViewTail {
     const entries: ViewEntry[] = repaired.messages.map((message, position) => {
       const source = repaired.sources[position];
       if (source === null || source === undefined) {
-        return { message, tokens: countMessageTokens(message, this.counter), source: { kind: "synthetic", origin: "repair" } };
+        return Object.freeze<ViewEntry>({
+          message,
+          tokens: countMessageTokens(message, this.counter),
+          source: { kind: "synthetic", origin: "repair" },
+        });
       }
       const index = from + source;
-      const entry: ViewEntry = this.openUnitEdits.get(index) ?? {
-        message,
-        tokens: this.history.tokensOf(index),
-        source: { kind: "history", index },
-      };
+      // Frozen as a draft would freeze it, so a compaction's draft shares the view's entries rather than copying each.
+      const entry: ViewEntry =
+        this.openUnitEdits.get(index) ??
+        Object.freeze<ViewEntry>({ message, tokens: this.history.tokensOf(index), source: { kind: "history", index } });
       return this.pins.size === 0 ? entry : this.pins.mark(entry);
     });
     if (!announce) return { entries, repairs: [] };
