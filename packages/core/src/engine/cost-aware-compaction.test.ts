@@ -1,6 +1,6 @@
 // The manager compacts below its threshold when the rewrite pays, or after the cache expired, and its receipts say why.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { CompactionSummary } from "../protocol.js";
+import type { CompactionSummary, ContextManager } from "../protocol.js";
 import { sampleTurn, systemMessage } from "../testing/index.js";
 import { memoryContext } from "../../test/memory-context.js";
 import type { ContextConfig } from "./context-config.js";
@@ -8,8 +8,9 @@ import type { ContextConfig } from "./context-config.js";
 const BUDGET = 20_000;
 
 /** Adds turns of ~500 tokens one by one, a request after each, until a compaction or `turns`; returns the receipts. */
-async function growUntilCompaction(config: ContextConfig, turns = 60) {
+async function growUntilCompaction(config: ContextConfig, turns = 60, prepare?: (manager: ContextManager) => Promise<void>) {
   const manager = await memoryContext({ tokenizer: "estimate", ...config });
+  await prepare?.(manager);
   await manager.addMessage(systemMessage("be brief"));
   let served = 0;
   for (let turn = 0; turn < turns; turn += 1) {
@@ -36,6 +37,19 @@ describe("compaction under prompt-cache pricing", () => {
     expect(receipt.decision!.growthPerRequest).toBeGreaterThan(0);
     expect(receipt.decision!.deferredRequests).toBeLessThanOrEqual(served);
     expect(receipt.target).toBe(receipt.decision!.target);
+  });
+
+  it("should decide after an empty request and clear() as a fresh instance does: an empty view says nothing of the pace", async () => {
+    const fresh = await growUntilCompaction({});
+    const cleared = await growUntilCompaction({}, 60, async (manager) => {
+      await manager.getMessagesForRequest({ tokenBudget: BUDGET });
+      await manager.clear();
+      await manager.getMessagesForRequest({ tokenBudget: BUDGET });
+    });
+    const [freshReceipt] = fresh.compactions as [CompactionSummary];
+    const [clearedReceipt] = cleared.compactions as [CompactionSummary];
+    expect(clearedReceipt.decision).toEqual(freshReceipt.decision);
+    expect(clearedReceipt.tokensBefore).toBe(freshReceipt.tokensBefore);
   });
 
   it("should defer until the budget forces it when cache reads cost next to nothing, and count the deferrals", async () => {

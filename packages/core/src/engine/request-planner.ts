@@ -214,9 +214,13 @@ export class RequestPlanner {
   recordRequest(plan: RequestBudget, view: { tokens: number; messageCount: number }, compacted: boolean): void {
     const now = Date.now();
     if (this.idleStrategies.length > 0) this.lastRequestAt = now;
-    this.recordGrowth(compacted);
-    this.requestsServed += 1;
-    this.lastServedAt = now;
+    // An empty view (the request right after clear(), say) caches nothing and says nothing of the session's
+    // pace: counting it would make the next decisions differ from a fresh instance's.
+    if (view.messageCount > 0) {
+      this.recordGrowth(compacted);
+      this.requestsServed += 1;
+      this.lastServedAt = now;
+    } else this.latest = undefined;
     this.lastUsage = {
       tokens: view.tokens,
       budget: plan.requestBudget,
@@ -230,7 +234,7 @@ export class RequestPlanner {
   /** The view grew from the last request's to what this request found before any compaction. */
   private recordGrowth(compacted: boolean): void {
     const latest = this.latest;
-    const previous = this.lastUsage?.tokens;
+    const previous = this.lastUsage !== undefined && this.lastUsage.messageCount > 0 ? this.lastUsage.tokens : undefined;
     // A request with nothing new says nothing about how fast the session grows.
     if (latest !== undefined && previous !== undefined && latest.viewTokens > previous) {
       const growth = latest.viewTokens - previous;
