@@ -175,7 +175,10 @@ export class ViewBuilder {
    */
   undoTo(id: string): void {
     const before = this.beforeCompactions.get(id);
-    if (before === undefined) return this.reset();
+    if (before === undefined) {
+      this.reset();
+      return;
+    }
     this.tail.restore(before.tail);
     this.previousSettled = before.previousSettled;
     this.previousTail = before.previousTail;
