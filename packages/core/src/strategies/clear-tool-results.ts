@@ -72,7 +72,9 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
       const clearable = toolIndices.slice(0, Math.max(0, toolIndices.length - keepRecent));
       // A truncation goes to the target, a forced one too (only shortening goes further then).
       const reach = truncateFollows ? context.target : context.budget;
-      const isLeftForTruncation = leftForTruncation(view, new Set(clearable), reach, context.protectFirst);
+      const isClearable = new Uint8Array(view.entries.length);
+      for (const index of clearable) isClearable[index] = 1;
+      const isLeftForTruncation = leftForTruncation(view, isClearable, reach, context.protectFirst);
       let entries: ViewEntry[] | undefined;
       let tokens = view.tokens;
       // Oldest first: the results furthest back matter least to the model's next step.
@@ -108,26 +110,22 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
  * Digesting results that are dropped anyway was most of the cost of a large compaction. An entry whose
  * unit cannot be dropped (the current turn, a pinned message) is cleared as usual.
  */
-function leftForTruncation(
-  view: ViewDraft,
-  clearable: ReadonlySet<number>,
-  reach: number,
-  protectFirst: number,
-): (index: number) => boolean {
+function leftForTruncation(view: ViewDraft, isClearable: Uint8Array, reach: number, protectFirst: number): (index: number) => boolean {
   let tokens = 0;
   let keepableFrom = 0;
   for (let index = view.entries.length - 1; index >= 0; index -= 1) {
-    if (!clearable.has(index)) tokens += view.entries[index]!.tokens;
+    if (isClearable[index] !== 1) tokens += view.entries[index]!.tokens;
     if (tokens > reach) {
       keepableFrom = index + 1;
       break;
     }
   }
   if (keepableFrom === 0) return () => false;
-  const droppable = new Set<number>();
+  // One flag per entry rather than a set: this covers most of a long view.
+  const isDroppable = new Uint8Array(keepableFrom);
   for (const unit of view.units) {
     if (unit.start >= keepableFrom) break;
-    if (canDropUnit(view, unit, protectFirst)) for (let index = unit.start; index < unit.end; index += 1) droppable.add(index);
+    if (canDropUnit(view, unit, protectFirst)) isDroppable.fill(1, unit.start, Math.min(unit.end, keepableFrom));
   }
-  return (index) => index < keepableFrom && droppable.has(index);
+  return (index) => index < keepableFrom && isDroppable[index] === 1;
 }

@@ -179,3 +179,29 @@ describe("shortenToFit with truncateFollows", () => {
     expect(skipping.view.entries).toEqual(plain.view.entries);
   });
 });
+
+describe("shortenToFit across compactions", () => {
+  it("should make a message's stub once, and count it again only for other settings or another budget's identifiers", async () => {
+    const history = longTurn(12);
+    const view = createTestView(history);
+    let counted = 0;
+    const countMessage = (message: Message) => {
+      counted += 1;
+      return createTestContext().countMessage(message);
+    };
+    const strategy = shortenToFit({ budgetTokensPerIdentifier: 100 });
+    const context = { ...createTestContext({ history, budget: 100_000 }), countMessage };
+    const first = (await strategy.apply(view, context)).view;
+    expect(counted).toBeGreaterThan(0);
+    const countedOnce = counted;
+    const again = (await strategy.apply(view, context)).view;
+    expect(counted).toBe(countedOnce);
+    expect(again.entries).toEqual(first.entries);
+    // A smaller budget lists fewer identifiers per result stub: those stubs are made anew.
+    await strategy.apply(view, { ...context, budget: 1_000 });
+    expect(counted).toBeGreaterThan(countedOnce);
+    expect((await shortenToFit({ budgetTokensPerIdentifier: 100 }).apply(view, { ...context, budget: 1_000 })).view.entries).toEqual(
+      (await strategy.apply(view, { ...context, budget: 1_000 })).view.entries,
+    );
+  });
+});

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { Message, ToolCall } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
@@ -31,6 +32,15 @@ export interface ShortenToFitOptions {
    * budget, so every step of this strategy and the view truncation leaves are exactly as without it. Default false.
    */
   truncateFollows?: boolean;
+}
+
+/** A stub made before, and what it was made from and for. */
+interface KnownStub {
+  readonly counter: TokenCounter;
+  readonly original: Message | undefined;
+  readonly key: string;
+  readonly message: Message;
+  readonly tokens: number;
 }
 
 /** How short one pass makes its stubs. */
@@ -123,6 +133,31 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
 
   const hard = { maxTextChars: 60, maxArgumentChars: 40, maxIdentifiers: 0 };
 
+  /**
+   * Stubs made before, by the entry's message: a stub depends only on that message, the history message it
+   * comes from, the settings, the identifiers the budget allows, a result's original tokens and the counter,
+   * so a turn too long for the budget is not stubbed, digested and counted again at every compaction.
+   */
+  const knownStubs = new WeakMap<Message, KnownStub[]>();
+
+  /** `entry` replaced by its stub under `settings`, made once and reused. */
+  function stubEntry(entry: ViewEntry & { source: { kind: "history" } }, context: StrategyContext, settings: StubSettings): ViewEntry {
+    const original = context.history[entry.source.index];
+    const identifiers = settings.maxIdentifiers === 0 ? 0 : identifiersFor(context.budget, settings.maxIdentifiers);
+    const originalTokens = entry.message.role === "tool" ? (findContextEdit(entry)?.originalTokens ?? entry.tokens) : 0;
+    const key = `${settings.maxTextChars}/${settings.maxArgumentChars}/${identifiers}/${originalTokens}`;
+    const known = knownStubs.get(entry.message) ?? [];
+    const stub = known.find(
+      (candidate) => candidate.counter === context.counter && candidate.original === original && candidate.key === key,
+    );
+    if (stub !== undefined) return replaceEntryMessage(entry, stub.message, NAME, () => stub.tokens);
+    const made = replaceEntryMessage(entry, shorten(entry, context, settings), NAME, context.countMessage);
+    // A few per message: its stub and bare stub, for a budget or two.
+    known.push({ counter: context.counter, original, key, message: made.message, tokens: made.tokens });
+    knownStubs.set(entry.message, known.slice(-4));
+    return made;
+  }
+
   /** One oldest-first pass over what may be shortened, until `limit`; `again` also re-shortens this strategy's own stubs. */
   function pass(view: ViewDraft, context: StrategyContext, limit: number, settings: StubSettings, again: boolean): ViewDraft | undefined {
     // The latest tool unit is what the model acts on next: it stays whole, as does everything after it.
@@ -135,7 +170,7 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
       const entry = view.entries[index]!;
       if (!isHistoryEntry(entry) || (!again && findContextEdit(entry)?.strategy === NAME)) continue;
       if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
-      const shortened = replaceEntryMessage(entry, shorten(entry, context, settings), NAME, context.countMessage);
+      const shortened = stubEntry(entry, context, settings);
       if (shortened.tokens >= entry.tokens) continue;
       entries ??= [...view.entries];
       entries[index] = shortened;
@@ -150,15 +185,10 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
     if (index >= untouchableFrom || !isHistoryEntry(entry) || !isProtectedEntry(view, index, context.protectFirst).canAlter) return entry;
     let current: ViewEntry & { source: { kind: "history" } } = entry;
     if (findContextEdit(entry)?.strategy !== NAME) {
-      const stub = replaceEntryMessage(
-        entry,
-        shorten(entry, context, { maxTextChars, maxArgumentChars, maxIdentifiers }),
-        NAME,
-        context.countMessage,
-      );
+      const stub = stubEntry(entry, context, { maxTextChars, maxArgumentChars, maxIdentifiers });
       if (stub.tokens < current.tokens) current = stub as typeof current;
     }
-    const bare = replaceEntryMessage(current, shorten(current, context, hard), NAME, context.countMessage);
+    const bare = stubEntry(current, context, hard);
     return bare.tokens < current.tokens ? bare : current;
   }
 

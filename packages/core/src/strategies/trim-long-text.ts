@@ -113,9 +113,9 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
       for (const [index, entry] of view.entries.entries()) {
         if (tokens <= reachFor(context)) break;
         if (findContextEdit(entry)?.strategy === name) continue;
-        if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
+        // Nothing long to trim is the common case, and the cheaper check: asked first.
         const message = trimMessage(entry.message);
-        if (message === undefined) continue;
+        if (message === undefined || !isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const trimmed = replaceEntryMessage(entry, message, name, context.countMessage);
         if (trimmed.tokens >= entry.tokens) continue;
         entries ??= [...view.entries];
