@@ -1,10 +1,13 @@
 // Importing @ctxkit/core must be cheap: what costs (an ICU segmenter, a rank table) is made on first use.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+// Intl's members are read-only in the type declarations; the test swaps one and puts it back.
+const writableIntl = Intl as { Segmenter: typeof Intl.Segmenter };
+
 describe("importing @ctxkit/core", () => {
   const { Segmenter } = Intl;
   afterEach(() => {
-    Intl.Segmenter = Segmenter;
+    writableIntl.Segmenter = Segmenter;
     vi.restoreAllMocks();
     vi.resetModules();
   });
@@ -13,7 +16,7 @@ describe("importing @ctxkit/core", () => {
     vi.resetModules();
     let segmenters = 0;
     // Building one loads ICU's break rules: tens of milliseconds of a cold start.
-    Intl.Segmenter = class extends Segmenter {
+    writableIntl.Segmenter = class extends Segmenter {
       constructor(...parameters: ConstructorParameters<typeof Segmenter>) {
         super(...parameters);
         segmenters += 1;
