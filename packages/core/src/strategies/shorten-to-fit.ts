@@ -22,7 +22,7 @@ export interface ShortenToFitOptions {
   maxIdentifiers?: number;
   /**
    * With it, a stub lists at most one identifier per this many tokens of the budget (and `maxIdentifiers`
-   * at most): stubs sized for a large budget would crowd a small one. Default: no such bound.
+   * at most): stubs sized for a large budget would crowd a small one. A whole number. Default: no such bound.
    */
   budgetTokensPerIdentifier?: number;
   /**
@@ -51,7 +51,7 @@ export const optionsSchema = z.strictObject({
   maxTextChars: z.number().int().min(10).default(400),
   maxArgumentChars: z.number().int().min(10).default(120),
   maxIdentifiers: z.number().int().nonnegative().default(25),
-  budgetTokensPerIdentifier: z.number().positive().optional(),
+  budgetTokensPerIdentifier: z.number().int().positive().optional(),
   truncateFollows: z.boolean().default(false),
 });
 
