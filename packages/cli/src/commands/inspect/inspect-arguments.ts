@@ -1,6 +1,5 @@
 // `ctxkit inspect`'s command line, read with node:util's parseArgs.
-import { parseArgs } from "node:util";
-import { FORMAT_NAMES } from "../../formats/detect-format.js";
+import { checkFormat, parseCommandLine, parseTokenCount } from "../command-line.js";
 import type { ConfigurationName } from "../replay/configurations.js";
 import { UsageError } from "../usage-error.js";
 
@@ -32,23 +31,11 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function parseBudget(text: string): number {
-  const match = /^(\d+)(k?)$/i.exec(text.trim().replaceAll("_", ""));
-  const budget = match === null ? Number.NaN : Number(match[1]) * (match[2] === "" ? 1 : 1000);
-  if (!Number.isSafeInteger(budget) || budget <= 0)
-    throw new UsageError("--budget", `"${text}" is not a token count: give one, e.g. --budget 24000`);
-  return budget;
-}
+const parseBudget = (text: string) => parseTokenCount(text, "give one, e.g. --budget 24000");
 
 /** The arguments after `inspect`; a `UsageError` naming the option when they cannot run. */
 export function parseInspectArguments(argv: readonly string[]): InspectArguments {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError("", `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, "")}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   const debug = values.debug === true;
   const configuration: ConfigurationName =
     values.config !== undefined ? { name: values.config, option: "--config" } : { name: values.preset ?? "default", option: "--preset" };
@@ -66,9 +53,7 @@ export function parseInspectArguments(argv: readonly string[]): InspectArguments
     if (values.session === undefined || values.session === "")
       throw new UsageError("--session", "give the session id to inspect, e.g. --session 7f3c…");
   } else if (values.session !== undefined) throw new UsageError("--session", "--session goes with --url (a PostgreSQL or Redis session)");
-  const format = values.format;
-  if (format !== undefined && !FORMAT_NAMES.includes(format))
-    throw new UsageError("--format", `"${format}" is not a format: give one of ${FORMAT_NAMES.join(", ")}`);
+  const format = checkFormat(values.format);
   if (values.html === "" || values.html === "-") throw new UsageError("--html", "give a file to write, e.g. --html inspect.html");
   if (values.json === "") throw new UsageError("--json", "give a file to write, or - for stdout");
   return {

@@ -1,7 +1,6 @@
 // `ctxkit replay`'s command line, read with node:util's parseArgs into what the replay needs.
-import { parseArgs } from "node:util";
 import { PRICING_BY_NAME, type PriceModel } from "../../replay/prompt-cache-pricing.js";
-import { FORMAT_NAMES } from "../../formats/detect-format.js";
+import { checkFormat, parseCommandLine, parseTokenCount } from "../command-line.js";
 import { UsageError } from "../usage-error.js";
 import type { ConfigurationName } from "./configurations.js";
 
@@ -36,14 +35,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** A token count: digits, with an optional k (24k = 24000). */
-function parseBudget(text: string): number {
-  const match = /^(\d+)(k?)$/i.exec(text.trim().replaceAll("_", ""));
-  const budget = match === null ? Number.NaN : Number(match[1]) * (match[2] === "" ? 1 : 1000);
-  if (!Number.isSafeInteger(budget) || budget <= 0)
-    throw new UsageError("--budget", `"${text}" is not a token count: give whole numbers separated by commas, e.g. --budget 24000,64000`);
-  return budget;
-}
+const parseBudget = (text: string) => parseTokenCount(text, "give whole numbers separated by commas, e.g. --budget 24000,64000");
 
 function parseMultiplier(option: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -73,20 +65,11 @@ const listOf = (text: string | undefined): string[] =>
 
 /** The arguments after `replay`; a `UsageError` naming the option when they cannot run. */
 export function parseReplayArguments(argv: readonly string[]): ReplayArguments {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    // parseArgs names the option in its own words ("Unknown option '--colour'").
-    throw new UsageError("", `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, "")}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   const debug = values.debug === true;
   if (values.help === true) return { help: true, files: [], configurations: [], budgets: [], price: parsePrice({}), debug };
   if (positionals.length === 0) throw new UsageError("", "name at least one session file, e.g. ctxkit replay session.jsonl");
-  const format = values.format;
-  if (format !== undefined && !FORMAT_NAMES.includes(format))
-    throw new UsageError("--format", `"${format}" is not a format: give one of ${FORMAT_NAMES.join(", ")}`);
+  const format = checkFormat(values.format);
   const budgets = values.budget === undefined ? DEFAULT_BUDGETS : listOf(values.budget).map(parseBudget);
   if (budgets.length === 0) throw new UsageError("--budget", "give at least one token count, e.g. --budget 24000");
   const configurations: ConfigurationName[] = [

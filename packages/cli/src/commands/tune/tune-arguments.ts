@@ -1,6 +1,5 @@
 // `ctxkit tune`'s command line, read with node:util's parseArgs; a bad value is a UsageError naming its option.
-import { parseArgs } from "node:util";
-import { FORMAT_NAMES } from "../../formats/detect-format.js";
+import { checkFormat, parseCommandLine, parseTokenCount } from "../command-line.js";
 import { PRICING_BY_NAME, type PriceModel } from "../../replay/prompt-cache-pricing.js";
 import { UsageError } from "../usage-error.js";
 import type { TuneConstraint } from "./recommend-configuration.js";
@@ -36,13 +35,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function parseBudget(text: string): number {
-  const match = /^(\d+)(k?)$/i.exec(text.trim().replaceAll("_", ""));
-  const budget = match === null ? Number.NaN : Number(match[1]) * (match[2] === "" ? 1 : 1000);
-  if (!Number.isSafeInteger(budget) || budget <= 0)
-    throw new UsageError("--budget", `"${text}" is not a token count: give one whole number, e.g. --budget 24000 or --budget 24k`);
-  return budget;
-}
+const parseBudget = (text: string) => parseTokenCount(text, "give one whole number, e.g. --budget 24000 or --budget 24k");
 
 /** A share: 0.95, or 95%. */
 function parseRetention(text: string): number {
@@ -89,13 +82,7 @@ function parseTimeLimit(text: string): number {
 
 /** The arguments after `tune`. */
 export function parseTuneArguments(argv: readonly string[]): TuneArguments {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError("", `${(error as Error).message.replace(/\. To specify a positional argument.*$/s, "")}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, OPTIONS);
   const debug = values.debug === true;
   const defaults = { constraint: { kind: "balance" } as const, maxConfigs: DEFAULT_MAX_CONFIGS, timeLimitMs: DEFAULT_TIME_LIMIT_MS };
   if (values.help === true) return { help: true, files: [], budget: 0, ...defaults, price: PRICING_BY_NAME.anthropic, debug };
@@ -113,9 +100,7 @@ export function parseTuneArguments(argv: readonly string[]): TuneArguments {
   const price = values.price ?? "anthropic";
   if (!Object.hasOwn(PRICING_BY_NAME, price))
     throw new UsageError("--price", `"${price}" is not a price model: give anthropic, openai or none`);
-  const format = values.format;
-  if (format !== undefined && !FORMAT_NAMES.includes(format))
-    throw new UsageError("--format", `"${format}" is not a format: give one of ${FORMAT_NAMES.join(", ")}`);
+  const format = checkFormat(values.format);
   if (values.json === "") throw new UsageError("--json", "give a file to write, or - for stdout");
   return {
     help: false,
