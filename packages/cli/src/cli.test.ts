@@ -186,7 +186,12 @@ describe(`the built ctxkit binary${skipReason}`, () => {
   });
 
   it.skipIf(!isBuilt)("should compare a preset, a config file and a mount plan side by side", () => {
-    writeFileSync(join(folder, "tight.json"), JSON.stringify({ compactThreshold: 0.5, targetRatio: 0.2 }));
+    // The fixture's tool results take about half of the 3,000-token budget each, so each new one takes the view past
+    // the budget, and the compaction leaves the pipeline's floor (old results cleared and stubbed, the newest kept
+    // whole) whatever the threshold and target: a lower threshold or target changes no view. A tighter budget does:
+    // maxTokens caps the replay's, so every view of this config stays under 2,000 tokens, where the preset's average
+    // over 2,200.
+    writeFileSync(join(folder, "tight.json"), JSON.stringify({ maxTokens: 2_000 }));
     writeFileSync(
       join(folder, "plan.json"),
       JSON.stringify({ context: { module: "@ctxkit/context-simple", config: { preset: "truncate" } } }),
