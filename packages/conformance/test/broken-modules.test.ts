@@ -32,7 +32,7 @@ describe("the kit on deliberately broken modules", () => {
     expect(CONFORMANCE_PROPERTIES.map((property) => property.name).filter((name) => !covered.has(name))).toEqual([]);
   });
 
-  for (const { flaw, module, property, reason, shrinksSmall = true } of cases) {
+  for (const { flaw, module, property, reason, shrinksSmall = true, shrunkMessages = 4 } of cases) {
     it(`should fail the module that ${flaw} on ${property}, with a ${shrinksSmall ? "shrunk " : ""}counterexample that replays`, async () => {
       const report = await runConformance(module, { only: [property], runs: DEFAULT_RUNS, seed: 1, shrink: shrinksSmall });
       const check = report.checks.find((candidate) => candidate.name === property);
@@ -44,7 +44,7 @@ describe("the kit on deliberately broken modules", () => {
       expect(counterexample.path).toMatch(/^\d+(:\d+)*$/);
       // Shrunk: a few small messages (the concurrency property always adds its 50, each tiny).
       for (const [name, messages] of shrinksSmall ? Object.entries(messageListsOf(counterexample.input)) : []) {
-        if (name !== "concurrent") expect(messages.length, name).toBeLessThanOrEqual(4);
+        if (name !== "concurrent") expect(messages.length, name).toBeLessThanOrEqual(shrunkMessages);
         for (const message of messages) expect(JSON.stringify(message).length, name).toBeLessThan(400);
       }
       // Pasted as JSON into a test, the counterexample fails the broken module and passes context-simple.

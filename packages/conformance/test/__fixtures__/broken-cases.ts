@@ -38,6 +38,8 @@ export interface BrokenCase {
    * shows only near a threshold of a large view: shrinking it takes long and keeps the large message.
    */
   readonly shrinksSmall?: boolean;
+  /** The most messages a list of the shrunk counterexample may hold (when `shrinksSmall`). Default 4. */
+  readonly shrunkMessages?: number;
 }
 
 /** Broken modules that need a declared feature. */
@@ -138,7 +140,15 @@ export const PLAIN_CASES: readonly BrokenCase[] = [
   { flaw: "ignores an aborted signal", module: broken.ignoresAbort, property: "abort" },
   { flaw: "obeys a budget that is not a count", module: broken.obeysAnyBudget, property: "budget-inputs" },
   { flaw: "trusts ctxkit markers in a caller's metadata", module: broken.trustsCallerMarkers, property: "caller-markers" },
-  { flaw: "compacts restlessly, far below its budget", module: broken.compactsRestlessly, property: "compaction-frequency" },
+  {
+    flaw: "compacts restlessly, far below its budget",
+    module: broken.compactsRestlessly,
+    property: "compaction-frequency",
+    // Seed 1 shrinks to three segments: a result slipped after a user message (its call, that message and its
+    // result, generated together as one broken fragment, all three as small as they go) and two user messages.
+    // Without any one of the three segments the module passes, so the fifth message is the fragment's.
+    shrunkMessages: 5,
+  },
   { flaw: "compacts at half its budget", module: seedSensitive.compactsAtHalfTheBudget, property: "compaction-frequency" },
   {
     flaw: "compacts just under 70% of its budget",
