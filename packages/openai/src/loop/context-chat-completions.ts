@@ -13,7 +13,7 @@ import { fromChatCompletionMessage, fromChatCompletionMessages } from "../chat-c
 import { toChatCompletionMessages } from "../chat-completions/to-chat-completion-messages.js";
 import { chatCompletionAssembly } from "./chat-completion-assembly.js";
 import { isContextLengthError } from "./is-context-length-error.js";
-import type { ContextLoopOptions } from "./loop-options.js";
+import { type ContextLoopOptions, viewRequestOptions } from "./loop-options.js";
 import { CHAT_COMPLETION_USAGE_FIELDS } from "./openai-usage.js";
 
 const PROVIDER = "OpenAI Chat Completions";
@@ -84,12 +84,7 @@ export function contextChatCompletions(
       sendWithRecovery({
         manager,
         provider: PROVIDER,
-        request: {
-          ...(options.provider === undefined ? {} : { provider: options.provider }),
-          ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
-          ...(rest.tools === undefined ? {} : { tools: rest.tools }),
-          ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
-        },
+        request: viewRequestOptions(options, rest.tools, requestOptions?.signal),
         isOverflow: isContextLengthError,
         ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
         send: (view) => send(toChatCompletionMessages(view)),

@@ -14,7 +14,7 @@ import { fromLatestCompaction, pinCompactionRecords } from "../responses/compact
 import { toResponseInputItems } from "../responses/to-response-input-items.js";
 import { accountOf, forResponsesModel, openAIProvenance } from "../responses/openai-provenance.js";
 import { isContextLengthError } from "./is-context-length-error.js";
-import type { ContextLoopOptions } from "./loop-options.js";
+import { type ContextLoopOptions, viewRequestOptions } from "./loop-options.js";
 import { RESPONSE_USAGE_FIELDS } from "./openai-usage.js";
 import { responseAssembly } from "./response-assembly.js";
 
@@ -118,12 +118,7 @@ export function contextResponses(
       sendWithRecovery({
         manager,
         provider: PROVIDER,
-        request: {
-          ...(options.provider === undefined ? {} : { provider: options.provider }),
-          ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
-          ...(rest.tools === undefined ? {} : { tools: rest.tools }),
-          ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
-        },
+        request: viewRequestOptions(options, rest.tools, requestOptions?.signal),
         isOverflow: isContextLengthError,
         ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
         // Another model's compaction item is no cut point: it is left out, and the view is sent whole.

@@ -1,5 +1,5 @@
 // Options the OpenAI loop drivers share.
-import type { EventHandler, Provider } from "@ctxkit/core";
+import type { EventHandler, Provider, RequestOptions } from "@ctxkit/core";
 
 export interface ContextLoopOptions {
   /** The model's window (`contextWindow`, `maxOutputTokens`), which sets the budget of every view. */
@@ -13,4 +13,18 @@ export interface ContextLoopOptions {
   recoverOverflow?: boolean;
   /** Receives `context:usage_rejected` when the API reports a usage that is no count (the turn is kept, the usage ignored). */
   onEvent?: EventHandler;
+}
+
+/** The view's request options: the loop's window or budget, and the call's tools (counted) and abort signal. */
+export function viewRequestOptions(
+  options: ContextLoopOptions,
+  tools: readonly unknown[] | undefined,
+  signal: AbortSignal | null | undefined,
+): RequestOptions {
+  return {
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
+    ...(tools === undefined ? {} : { tools }),
+    ...(signal == null ? {} : { signal }),
+  };
 }
