@@ -5,6 +5,7 @@
 export type {
   Strategy,
   StrategyContext,
+  PreviousRequest,
   StrategyResult,
   StrategyStateStore,
   ObserveContext,

@@ -54,6 +54,8 @@ export interface CompactionPassParts {
   readonly receipts?: CompactionReceipts;
   /** The view the previous request returned, for the receipt's shared prefix. */
   readonly previousView?: () => readonly Message[];
+  /** The tools the previous request was asked with, handed to the strategies with that view. */
+  readonly previousTools?: () => readonly unknown[] | undefined;
   /** Keeps the strategies' state each compaction replaced, beside its receipt, for `undoCompaction`. */
   readonly undo?: CompactionUndo;
 }
@@ -181,6 +183,7 @@ export class CompactionPass {
       ...this.strategyContext(budget, target, signal, run.preview),
       forced: reason === "forced",
       ...(instructions === undefined ? {} : { instructions }),
+      ...(run.preview === undefined ? this.previousRequest() : {}),
     };
     const result = await runPipeline(guard?.draft ?? before, strategies, context, { breaker: run.breaker, strategyTimeoutMs, onApplied });
     let view = result.view;
@@ -202,6 +205,14 @@ export class CompactionPass {
     run.attribution.keepOnly(view.entries);
     // A pass that ran only its due strategies aimed for nothing but the budget.
     return { view, steps, aimedFor: dueAlone === undefined ? target : budget };
+  }
+
+  /** The view the model last saw, for a strategy that sends it again as a cached prefix; nothing before any request. */
+  private previousRequest(): Pick<StrategyContext, "previousRequest"> {
+    const messages = this.parts.previousView?.() ?? [];
+    if (messages.length === 0) return {};
+    const tools = this.parts.previousTools?.();
+    return { previousRequest: tools === undefined ? { messages } : { messages, tools } };
   }
 
   /** Writes the receipt of the compaction just committed; resolves to it, or undefined when receipts are not kept. */

@@ -59,6 +59,8 @@ export class ViewBuilder {
   private previousTail: Message[] = [];
   /** The previous view, taken before a compaction replaces it, for the receipt. */
   private previousAtCompaction: readonly Message[] = [];
+  /** The tools the previous request was asked with, handed to the strategies beside its view. */
+  private previousTools: readonly unknown[] | undefined;
   /** The view before each recent compaction of this process, by receipt id: what `undoTo` puts back. */
   private readonly beforeCompactions = new Map<string, { tail: TailSnapshot; previousSettled: number; previousTail: Message[] }>();
 
@@ -71,6 +73,7 @@ export class ViewBuilder {
       tail: this.tail,
       planner: this.planner,
       previousView: () => this.previousAtCompaction,
+      previousTools: () => this.previousTools,
     });
     this.events = parts.events;
     this.parts = parts;
@@ -116,6 +119,7 @@ export class ViewBuilder {
     const compacted = reason !== undefined;
     this.tail.settle(openUnitStart, compacted);
     this.rememberView();
+    this.previousTools = options.tools;
     this.planner.recordRequest(plan, { tokens: view.tokens, messageCount: view.messages.length }, compacted);
     return { view: view.messages.slice(), steps, tokensBefore };
   }
@@ -203,6 +207,7 @@ export class ViewBuilder {
     this.previousSettled = 0;
     this.previousTail = [];
     this.previousAtCompaction = [];
+    this.previousTools = undefined;
     this.tail.reset();
     this.planner.reset();
     this.compaction.reset();

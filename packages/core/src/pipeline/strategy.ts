@@ -89,6 +89,20 @@ export interface StrategyContext {
    * forced compaction. A strategy that writes text (a summary) should follow it; the others may ignore it.
    */
   readonly instructions?: string;
+  /**
+   * The request the model last saw, when this process built one since the history was last set: the
+   * view the previous request returned, exactly (the same frozen messages, `metadata` included, which
+   * adapters leave out as they send), and the tools it was asked with (`RequestOptions.tools`). A
+   * summary strategy can send it unchanged as the prefix of its own request, so the provider reads that
+   * prefix from its prompt cache. Absent in previews, after a restart, and before the first request.
+   */
+  readonly previousRequest?: PreviousRequest;
+}
+
+/** What `StrategyContext.previousRequest` holds. */
+export interface PreviousRequest {
+  readonly messages: readonly Message[];
+  readonly tools?: readonly unknown[];
 }
 
 export interface StrategyResult {
