@@ -1,5 +1,6 @@
 // context-simple on a generated 10 000-message session: steady-state requests, one compaction, tokenizer calls;
-// then the first view of a 200 000-message session and a steady request's cost from 1 000 to 200 000 messages.
+// then the first view of a 200 000-message session and a steady request's cost from 1 000 to 200 000 messages;
+// then a generated 1 000-message replay through ctxkit and the AI SDK's recipe.
 import { writeFileSync } from "node:fs";
 import { tiktokenCounter, type Message, type TokenCounter } from "@ctxkit/core";
 import { createSimpleContext, type SimpleContextConfig } from "@ctxkit/context-simple";
@@ -9,6 +10,7 @@ import { formatDuration } from "../lib/measure.js";
 import { measureAsync } from "../lib/measure-async.js";
 import { generateSession } from "../sessions/generate-session.js";
 import { measureFirstView, measureScaleCurve, scaleChart } from "../context-simple/session-scale.js";
+import { measureGeneratedReplay } from "../context-simple/generated-replay.js";
 
 export const name = "context-simple";
 export const description = "context-simple on a generated session with large tool outputs";
@@ -35,6 +37,9 @@ function countingCounter(): TokenCounter & { calls: number; rewrittenCalls: numb
 const NO_COMPACTION = 100_000_000;
 const BUDGET = 128_000;
 const LARGE_BUDGET = 1_000_000;
+/** The generated replay's budgets: the default's, and one that makes it compact every few requests. */
+const REPLAY_BUDGETS = [BUDGET, 32_000];
+const REPLAY_MESSAGES = 1_000;
 
 /** The performance goals each figure is read against. */
 const GOALS = {
@@ -44,6 +49,8 @@ const GOALS = {
   firstViewHeapBytes: 120_000_000,
   /** A steady request on the largest session costs at most this many times one on the smallest: O(new messages). */
   steadyGrowth: 2,
+  /** The AI SDK's replay time ÷ ctxkit's, on the same generated replay, at each budget. */
+  replayRatio: 1.5,
 };
 
 const percentile = (samples: readonly number[], share: number): number => {
@@ -139,6 +146,12 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
   const biggest = curve.at(-1)!;
   // Read on the compacted view: the history grows, the view stays within the budget, as in a long session.
   const growth = biggest.stickyMs / smallest.stickyMs;
+  // A generated session replayed through ctxkit and the AI SDK's recipe, each in its own child process.
+  const generatedReplay = await measureGeneratedReplay(
+    { messages: REPLAY_MESSAGES, meanOutputChars: 1_400 },
+    REPLAY_BUDGETS,
+    quick ? 3 : 5,
+  );
   const compactionP50 = compaction.medianMs;
   const compactionP99 = percentile(compaction.samplesMs, 0.99);
 
@@ -207,6 +220,39 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
         "The estimate counter (no tokenizer load); the call counts every message once, builds the view and compacts it to the budget.",
         "Heap figures start from the manager already holding the messages, after a full collection; the allocated figure is",
         "the heap's growth across the call before any collection after it (the largest of the runs).",
+      ],
+    },
+    {
+      title: `A generated ${REPLAY_MESSAGES.toLocaleString("en")}-message session replayed message by message: ctxkit's default and the AI SDK's recipe`,
+      columns: [
+        "budget",
+        "requests",
+        "ctxkit compactions",
+        "ctxkit",
+        "AI SDK",
+        "AI SDK ÷ ctxkit",
+        "faulty views (ctxkit · AI SDK)",
+        "goal",
+      ],
+      rows: generatedReplay.map((point) => {
+        const ratio = point.aiSdkMs / point.ctxkitMs;
+        return [
+          formatBudget(point.budget),
+          point.requests,
+          point.compactions,
+          formatDuration(point.ctxkitMs),
+          formatDuration(point.aiSdkMs),
+          `${ratio.toFixed(2)}×`,
+          `${point.ctxkitFaults} · ${point.aiSdkFaults}`,
+          `≥ ${GOALS.replayRatio}×: ${verdict(ratio >= GOALS.replayRatio)}`,
+        ];
+      }),
+      notes: [
+        "The replay benchmark's child process and systems (ctxkit: context-simple's defaults and the exact o200k_base counter; the AI SDK:",
+        "its cookbook's pruneMessages over an estimated threshold, then the last messages that fit), on a generated session",
+        `(generateSession, tool outputs of 1,400 characters on average): a view before each assistant message. Each figure is the median of`,
+        `${quick ? 3 : 5} whole replays in one process per system; ctxkit's time includes its addMessage (validate, freeze).`,
+        "Faulty views: over the budget (exact count) or with a broken tool pair, in the last replay.",
       ],
     },
     {

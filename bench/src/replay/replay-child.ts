@@ -5,6 +5,7 @@ import { type ContextSession, type ContextSystem, createMeter, isRefusal } from 
 import type { TrimSystem } from "../peers/langchain-trim.js";
 import { MemoizedListCounter } from "../peers/memoized-list-counter.js";
 import { loadSystem } from "../peers/systems.js";
+import { generateSession } from "../sessions/generate-session.js";
 import { readTranscript } from "../sessions/real-transcripts.js";
 import type { ReplayJob, ReplayReport } from "./replay-protocol.js";
 import { ViewJudge } from "./view-judge.js";
@@ -81,6 +82,6 @@ async function replayTranscript(
 serveJobs<ReplayJob, ReplayReport>(async (job, _index, context) => {
   // Encoders are built once per process, before anything is timed (the judge's is ctxkit's, so ctxkit warms it).
   (await loadSystem(job.system)).warmUp?.();
-  const messages = readTranscript(job.file);
+  const messages = job.generated === undefined ? readTranscript(job.file) : generateSession(job.generated);
   await context.time(job.limitMs, () => replayTranscript(job, messages, (report) => context.report(report)));
 });

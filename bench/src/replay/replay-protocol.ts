@@ -1,10 +1,13 @@
 // What the replay benchmark asks of its child processes, and what they report back.
+import type { GeneratedSessionOptions } from "../sessions/generate-session.js";
 import type { ViewTotals } from "./view-judge.js";
 
 export interface ReplayJob {
   readonly system: string;
-  /** A transcript's file name in ../shared/data/transcripts. */
+  /** A transcript's file name in ../shared/data/transcripts, or the label of a generated session. */
   readonly file: string;
+  /** Replays this generated session (`generateSession`) instead of reading `file`. */
+  readonly generated?: GeneratedSessionOptions;
   readonly budgets: readonly number[];
   /** The whole job's safety limit; a trimmer's own time is bounded by prediction (see `ReplayReport`). */
   readonly limitMs: number;
