@@ -1,5 +1,13 @@
+import fc from "fast-check";
 import { checkToolPairs, hasToolCalls } from "../kit.js";
 import { describe, expect, it } from "vitest";
+import { historyArbitrary } from "../../test/arbitraries.js";
+import { createMemoryStateStore } from "../pipeline/memory-state-store.js";
+import { estimateCounter } from "../tokens/estimate-counter.js";
+import { findToolUnits } from "../units/find-tool-units.js";
+import { PinSet } from "./pin-set.js";
+import { SessionHistory } from "./session-history.js";
+import { ViewTail } from "./view-tail.js";
 import { assistantMessage, sampleTurn, toolCallMessage, toolResultMessage, userMessage } from "../testing/index.js";
 import { addAll, managerWithEvents, memoryContext, spyCounter } from "../../test/memory-context.js";
 
@@ -15,6 +23,26 @@ describe("the view's tail", () => {
         if (!hasToolCalls(message)) await manager.getMessagesForRequest();
       }
       expect(counter.calls).toHaveLength(given.length);
+    });
+  });
+
+  describe("the open unit", () => {
+    it("should settle up to the trailing tool unit still waiting for results, as the units of the whole history place it", () => {
+      // The trailing unit is found from the last message that is not a tool result, not over the whole history.
+      fc.assert(
+        fc.property(historyArbitrary({ broken: true }), fc.boolean(), (messages, dangling) => {
+          const given = dangling ? [...messages, toolCallMessage("still-running")] : messages;
+          const history = new SessionHistory(estimateCounter());
+          history.reset(given);
+          const tail = new ViewTail(history, estimateCounter(), new PinSet(createMemoryStateStore()));
+          const last = findToolUnits(given).at(-1);
+          const opener = last === undefined ? undefined : given[last.start]!;
+          const isOpen =
+            last?.kind === "tool" && opener !== undefined && hasToolCalls(opener) && last.end - last.start - 1 < opener.tool_calls.length;
+          expect(tail.refresh().openUnitStart).toBe(isOpen ? last.start : given.length);
+        }),
+        { seed: 20261128, numRuns: 300 },
+      );
     });
   });
 

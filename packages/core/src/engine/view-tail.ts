@@ -150,9 +150,14 @@ export async function announceRepairs(events: EventSink, repairs: readonly ToolP
 
 /** Where a trailing tool unit still waiting for results starts in `tail`, or its length when there is none. */
 function openUnitStart(tail: readonly Message[]): number {
-  const last = findToolUnits(tail).at(-1);
+  // A unit goes on only over tool messages, so one always starts at the last message that is not one:
+  // the units are found from there, not over the whole tail (all of the history on a first request).
+  let from = tail.length - 1;
+  while (from > 0 && tail[from]!.role === "tool") from -= 1;
+  const last = findToolUnits(from <= 0 ? tail : tail.slice(from)).at(-1);
   if (last === undefined || last.kind !== "tool") return tail.length;
-  const opener = tail[last.start]!;
+  const start = Math.max(0, from) + last.start;
+  const opener = tail[start]!;
   const answered = last.end - last.start - 1;
-  return hasToolCalls(opener) && answered < opener.tool_calls.length ? last.start : tail.length;
+  return hasToolCalls(opener) && answered < opener.tool_calls.length ? start : tail.length;
 }

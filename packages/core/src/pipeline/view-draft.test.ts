@@ -140,6 +140,43 @@ describe("isProtectedEntry", () => {
       expect(canDropUnit(pinnedResult, pinnedResult.units[1]!, 0)).toBe(false);
       expect(canDropUnit(pinnedResult, pinnedResult.units[2]!, 0)).toBe(true);
     });
+
+    it("should answer as isProtectedEntry does for every entry of the unit, on generated views", () => {
+      // canDropUnit asks the rule itself, without a result per entry: the two must never part.
+      const viewArbitrary = fc.record({
+        history: historyArbitrary({ broken: true }),
+        pinnedEvery: fc.integer({ min: 0, max: 5 }),
+        protectFirst: fc.integer({ min: 0, max: 6 }),
+        summaryAt: fc.option(fc.nat(), { nil: undefined }),
+        coveredThrough: fc.integer({ min: -1, max: 40 }),
+      });
+      fc.assert(
+        fc.property(viewArbitrary, ({ history, pinnedEvery, protectFirst, summaryAt, coveredThrough }) => {
+          const entries: ViewEntry[] = entriesOf(history).map((entry, index) =>
+            pinnedEvery > 0 && index % pinnedEvery === pinnedEvery - 1 ? { ...entry, pinned: true } : entry,
+          );
+          if (summaryAt !== undefined) {
+            const summary: Message = {
+              role: "user",
+              content: "summary",
+              metadata: { ctxkit: { source: "summary", summary: { coveredThrough } } },
+            };
+            entries.splice(summaryAt % (entries.length + 1), 0, {
+              message: summary,
+              tokens: 5,
+              source: { kind: "synthetic", origin: "summary" },
+            });
+          }
+          const view = createViewDraft(entries);
+          for (const unit of view.units) {
+            let expected = true;
+            for (let index = unit.start; index < unit.end; index += 1) expected &&= isProtectedEntry(view, index, protectFirst).canDrop;
+            expect(canDropUnit(view, unit, protectFirst)).toBe(expected);
+          }
+        }),
+        { seed: 20261128, numRuns: 300 },
+      );
+    });
   });
 });
 

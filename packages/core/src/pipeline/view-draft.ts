@@ -65,7 +65,7 @@ export interface EntryProtection {
 export function isProtectedEntry(view: ViewDraft, index: number, protectFirst: number): EntryProtection {
   const entry = view.entries[index];
   if (entry === undefined) throw new RangeError(`No entry at index ${index}; the view has ${view.entries.length}.`);
-  const isFixed = isInstruction(entry.message) || isPinned(entry.message) || entry.pinned === true;
+  const isFixed = isFixedEntry(entry);
   const isProtectedPrefix = entry.source.kind === "history" && entry.source.index < protectFirst;
   return {
     canDrop: !isFixed && !isProtectedPrefix && index < view.currentTurnStart && !standsForCurrentTurn(view, entry),
@@ -89,12 +89,24 @@ function standsForCurrentTurn(view: ViewDraft, entry: ViewEntry): boolean {
   return false;
 }
 
-/** A unit is kept or dropped whole, so it may be dropped only when every entry in it may be. */
+/**
+ * A unit is kept or dropped whole, so it may be dropped only when every entry in it may be. The same
+ * rule as `isProtectedEntry(...).canDrop`, asked without making a result per entry: a truncation asks
+ * it for every unit of a long view.
+ */
 export function canDropUnit(view: ViewDraft, unit: ToolUnit, protectFirst: number): boolean {
   for (let index = unit.start; index < unit.end; index += 1) {
-    if (!isProtectedEntry(view, index, protectFirst).canDrop) return false;
+    const entry = view.entries[index];
+    if (entry === undefined) throw new RangeError(`No entry at index ${index}; the view has ${view.entries.length}.`);
+    if (index >= view.currentTurnStart || isFixedEntry(entry)) return false;
+    if (entry.source.kind === "history" ? entry.source.index < protectFirst : standsForCurrentTurn(view, entry)) return false;
   }
   return true;
+}
+
+/** System and developer messages, and pinned ones (in the message or through the manager): never dropped or altered. */
+function isFixedEntry(entry: ViewEntry): boolean {
+  return isInstruction(entry.message) || isPinned(entry.message) || entry.pinned === true;
 }
 
 /** How a strategy shortened this entry's message, or `undefined`: read from the entry, never from the message. */
