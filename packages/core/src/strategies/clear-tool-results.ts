@@ -80,11 +80,13 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
       // Oldest first: the results furthest back matter least to the model's next step.
       for (const index of clearable) {
         if (tokens <= reachFor(context)) break;
+        // Asked first, as the cheapest check and the one that holds for most of a long view's results.
+        if (isLeftForTruncation(index)) continue;
         const entry = view.entries[index]!;
         const message = entry.message as ToolMessage;
         // A synthetic result (a repair notice) is a few tokens, and a trailing unit's are rebuilt on every request: clearing one would not last.
         if (entry.source.kind !== "history" || findContextEdit(entry)?.strategy === NAME) continue;
-        if (!isProtectedEntry(view, index, context.protectFirst).canAlter || isLeftForTruncation(index)) continue;
+        if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
         const cleared = replaceEntryMessage(
           entry,

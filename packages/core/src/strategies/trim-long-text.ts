@@ -110,8 +110,11 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
       let tokens = view.tokens;
       // Oldest first, not longest first: the next step most likely depends on recent outputs, and
       // longest first would trim the huge output the agent just asked for before an old, merely long one.
-      for (const [index, entry] of view.entries.entries()) {
-        if (tokens <= reachFor(context)) break;
+      const reach = reachFor(context);
+      // By index rather than with `entries()`, which makes a pair for each of a long view's entries.
+      for (let index = 0; index < view.entries.length; index += 1) {
+        if (tokens <= reach) break;
+        const entry = view.entries[index]!;
         if (findContextEdit(entry)?.strategy === name) continue;
         // Nothing long to trim is the common case, and the cheaper check: asked first.
         const message = trimMessage(entry.message);
