@@ -1,11 +1,13 @@
 // The persistent manager's configuration: the engine's keys, plus where and how the session is stored.
 import { contextConfigSchema } from "@ctxkit/core/kit";
 import { z } from "zod";
+import { extend } from "zod/mini";
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a file name on every system, never a path. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-export const configSchema = contextConfigSchema.extend({
+// Core's schemas are built with zod's functional API (`zod/mini`), so they are extended with its `extend`.
+export const configSchema = extend(contextConfigSchema, {
   /** The folder that holds one `<sessionId>.jsonl` journal per session; created when missing. */
   storagePath: z
     .string({

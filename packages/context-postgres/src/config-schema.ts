@@ -1,6 +1,7 @@
 // The module's configuration: the engine's keys, plus which server, which session and which tables.
 import { contextConfigSchema, durationMsSchema } from "@ctxkit/core/kit";
 import { z } from "zod";
+import { extend } from "zod/mini";
 import { DEFAULT_CLOSE_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS } from "./bounded-pool.js";
 import { sessionIdProblem } from "./session-id.js";
 
@@ -14,9 +15,11 @@ const identifier = (what: string) =>
       `must be a plain SQL identifier for the ${what}: letters, digits and _, starting with a letter or _, at most 48 characters`,
     );
 
-const milliseconds = durationMsSchema.max(3_600_000, "must be at most 3600000 ms (an hour)");
+// Core's schemas are built with zod's functional API (`zod/mini`): checks are added with `.check`, and the
+// engine's keys extended with its `extend`.
+const milliseconds = durationMsSchema.check(z.lte(3_600_000, "must be at most 3600000 ms (an hour)"));
 
-export const configSchema = contextConfigSchema.extend({
+export const configSchema = extend(contextConfigSchema, {
   /** `postgres://user:password@host:port/database`, as node-postgres takes it. */
   connectionString: z
     .string({ error: (issue) => (issue.input === undefined ? "required: the server's postgres:// URL" : "must be a postgres:// URL") })
@@ -37,11 +40,11 @@ export const configSchema = contextConfigSchema.extend({
   /** Connections in this manager's pool. */
   maxConnections: z.number().int().positive().max(100).default(4),
   /** How long connecting may take, the server's startup answer included. */
-  connectTimeoutMs: milliseconds.default(DEFAULT_CONNECT_TIMEOUT_MS),
+  connectTimeoutMs: z._default(milliseconds, DEFAULT_CONNECT_TIMEOUT_MS),
   /** How long one statement may run: the server cancels it, and the client gives up a second later. */
-  statementTimeoutMs: milliseconds.default(DEFAULT_STATEMENT_TIMEOUT_MS),
+  statementTimeoutMs: z._default(milliseconds, DEFAULT_STATEMENT_TIMEOUT_MS),
   /** How long `close()` waits for pending writes and for the connections to end before cutting them. */
-  closeTimeoutMs: milliseconds.default(DEFAULT_CLOSE_TIMEOUT_MS),
+  closeTimeoutMs: z._default(milliseconds, DEFAULT_CLOSE_TIMEOUT_MS),
 });
 
 export type PostgresContextConfig = z.input<typeof configSchema>;

@@ -2,6 +2,7 @@
 import { contextConfigSchema, durationMsSchema } from "@ctxkit/core/kit";
 import type { Cluster, Redis } from "ioredis";
 import { z } from "zod";
+import { extend } from "zod/mini";
 
 /** A client the caller made and owns (a cluster, Valkey, a managed service with its own TLS or auth). */
 export type RedisClient = Redis | Cluster;
@@ -31,26 +32,27 @@ const keyText = (schema: z.ZodString) =>
     if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
   });
 
-export const configSchema = contextConfigSchema
-  .extend({
-    /** `redis://[[user]:password@]host:port[/db]` or `rediss://…` for TLS, as ioredis takes it. Give this or `client`. */
-    url: z
-      .string()
-      .min(1, "must be a redis:// or rediss:// URL")
-      .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
-      .optional(),
-    /** An ioredis `Redis` or `Cluster` the caller made and closes; the manager does not close it. Give this or `url`. */
-    client: z.custom<RedisClient>(isRedisClient, { message: "expected an ioredis Redis or Cluster client" }).optional(),
-    /** The session every worker that passes the same id shares; a new random id (a new session) when absent. */
-    sessionId: keyText(z.string().min(1, "must not be empty").max(256, "must be at most 256 characters")).optional(),
-    /** What every key of the module starts with: `<keyPrefix>{<sessionId>}:messages`, `:meta`, `:state`. */
-    keyPrefix: keyText(z.string().max(128, "must be at most 128 characters")).default("ctxkit:"),
-    /** How long opening a connection may take before the open fails with `ContextStoreUnavailableError`. */
-    connectTimeoutMs: durationMsSchema.max(600_000, "must be at most 600000 ms (10 minutes)").default(10_000),
-    /** How long one command may go unanswered (a frozen or dropped connection) before it fails with `ContextStoreUnavailableError`. */
-    commandTimeoutMs: durationMsSchema.max(600_000, "must be at most 600000 ms (10 minutes)").default(5_000),
-  })
-  .superRefine((config, context) => {
+// Core's schemas are built with zod's functional API (`zod/mini`): the engine's keys are extended with its
+// `extend`, and checks added with `.check`.
+export const configSchema = extend(contextConfigSchema, {
+  /** `redis://[[user]:password@]host:port[/db]` or `rediss://…` for TLS, as ioredis takes it. Give this or `client`. */
+  url: z
+    .string()
+    .min(1, "must be a redis:// or rediss:// URL")
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  /** An ioredis `Redis` or `Cluster` the caller made and closes; the manager does not close it. Give this or `url`. */
+  client: z.custom<RedisClient>(isRedisClient, { message: "expected an ioredis Redis or Cluster client" }).optional(),
+  /** The session every worker that passes the same id shares; a new random id (a new session) when absent. */
+  sessionId: keyText(z.string().min(1, "must not be empty").max(256, "must be at most 256 characters")).optional(),
+  /** What every key of the module starts with: `<keyPrefix>{<sessionId>}:messages`, `:meta`, `:state`. */
+  keyPrefix: keyText(z.string().max(128, "must be at most 128 characters")).default("ctxkit:"),
+  /** How long opening a connection may take before the open fails with `ContextStoreUnavailableError`. */
+  connectTimeoutMs: z._default(durationMsSchema.check(z.lte(600_000, "must be at most 600000 ms (10 minutes)")), 10_000),
+  /** How long one command may go unanswered (a frozen or dropped connection) before it fails with `ContextStoreUnavailableError`. */
+  commandTimeoutMs: z._default(durationMsSchema.check(z.lte(600_000, "must be at most 600000 ms (10 minutes)")), 5_000),
+}).check(
+  z.superRefine((config, context) => {
     if ((config.url === undefined) === (config.client === undefined)) {
       context.addIssue({
         code: "custom",
@@ -58,7 +60,8 @@ export const configSchema = contextConfigSchema
         message: "give either url (a redis:// URL) or client (an ioredis client), exactly one",
       });
     }
-  });
+  }),
+);
 
 export type RedisContextConfig = z.input<typeof configSchema>;
 export type ResolvedRedisContextConfig = z.output<typeof configSchema>;

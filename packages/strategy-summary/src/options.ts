@@ -28,7 +28,8 @@ const tuning = {
    */
   summarizeCurrentTurn: z.boolean().default(true),
   /** How long one summarizer call may take; then its signal aborts and it counts as a failure. */
-  timeoutMs: durationMsSchema.default(60_000),
+  // Core's schemas are built with zod's functional API (`zod/mini`), so the default wraps it.
+  timeoutMs: z._default(durationMsSchema, 60_000),
   /** Consecutive summarizer failures that open the circuit. */
   failureThreshold: positiveInteger.default(3),
   /** Compactions the summary is skipped for once the circuit is open; then one is tried (half-open). */

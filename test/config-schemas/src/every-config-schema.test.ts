@@ -12,8 +12,8 @@ import { canHonour, configWith, type SchemaOption, schemaOptions } from "./schem
 const packagesFolder = new URL("../../../packages/", import.meta.url);
 
 /** Each workspace package whose entry exports a `configSchema`: its name, and its entry's exports. */
-async function modulesWithConfigSchemas(): Promise<{ name: string; configSchema: z.ZodType }[]> {
-  const found: { name: string; configSchema: z.ZodType }[] = [];
+async function modulesWithConfigSchemas(): Promise<{ name: string; configSchema: z.core.$ZodType }[]> {
+  const found: { name: string; configSchema: z.core.$ZodType }[] = [];
   for (const folder of readdirSync(packagesFolder, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
     let entry: string;
@@ -26,7 +26,7 @@ async function modulesWithConfigSchemas(): Promise<{ name: string; configSchema:
     const { name } = JSON.parse(readFileSync(new URL(`${folder.name}/package.json`, packagesFolder), "utf8")) as { name: string };
     const exports = (await import(name).catch((error: unknown) => {
       throw new Error(`${name} exports a configSchema: add it to test/config-schemas/package.json's devDependencies`, { cause: error });
-    })) as { configSchema: z.ZodType };
+    })) as { configSchema: z.core.$ZodType };
     found.push({ name, configSchema: exports.configSchema });
   }
   return found;
@@ -63,7 +63,7 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Asserts, for hostile values of `option`, that `schema` refuses each naming the option, unless the runtime can honour it. */
-function checkOption(module: string, schema: z.ZodType, option: SchemaOption): void {
+function checkOption(module: string, schema: z.core.$ZodType, option: SchemaOption): void {
   const name = option.path.join(".");
   fc.assert(
     fc.property(hostileValue, (value) => {
@@ -91,7 +91,7 @@ function checkOption(module: string, schema: z.ZodType, option: SchemaOption): v
 }
 
 const modules = await modulesWithConfigSchemas();
-const schemas: { name: string; schema: z.ZodType }[] = [
+const schemas: { name: string; schema: z.core.$ZodType }[] = [
   { name: "@ctxkit/core", schema: contextConfigSchema },
   ...modules.map(({ name, configSchema }) => ({ name, schema: configSchema })),
   ...Object.entries(BUILT_IN_STRATEGY_SCHEMAS).map(([name, schema]) => ({ name: `strategy ${name}`, schema })),

@@ -12,15 +12,15 @@ export interface SchemaOption {
 
 interface Definition {
   readonly type: string;
-  readonly innerType?: z.ZodType;
-  readonly in?: z.ZodType;
+  readonly innerType?: z.core.$ZodType;
+  readonly in?: z.core.$ZodType;
 }
 
-const definitionOf = (schema: z.ZodType): Definition => (schema as unknown as { def: Definition }).def;
+const definitionOf = (schema: z.core.$ZodType): Definition => (schema as unknown as { def: Definition }).def;
 const WRAPPERS = new Set(["optional", "default", "prefault", "nullable", "readonly", "catch"]);
 
 /** The schema under its optional, default and nullable wrappers, and whether one of them takes null. */
-function unwrap(schema: z.ZodType): { readonly inner: z.ZodType; readonly isNullable: boolean } {
+function unwrap(schema: z.core.$ZodType): { readonly inner: z.core.$ZodType; readonly isNullable: boolean } {
   let inner = schema;
   let isNullable = false;
   for (let definition = definitionOf(inner); ; definition = definitionOf(inner)) {
@@ -32,9 +32,9 @@ function unwrap(schema: z.ZodType): { readonly inner: z.ZodType; readonly isNull
 }
 
 /** Every option of `schema`, an object schema, nested objects walked into: a new option is found without a new case. */
-export function schemaOptions(schema: z.ZodType, path: readonly string[] = []): SchemaOption[] {
+export function schemaOptions(schema: z.core.$ZodType, path: readonly string[] = []): SchemaOption[] {
   const { inner } = unwrap(schema);
-  const shape = (inner as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  const shape = (inner as unknown as { shape?: Record<string, z.core.$ZodType> }).shape;
   if (definitionOf(inner).type !== "object" || shape === undefined) return [];
   return Object.entries(shape).flatMap(([key, child]): SchemaOption[] => {
     const { inner: option, isNullable } = unwrap(child);

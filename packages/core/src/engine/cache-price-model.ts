@@ -1,5 +1,5 @@
 // What a provider's prompt cache charges, as the compaction decision weighs it: a rewrite against the reads it saves.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { durationMsSchema } from "../modules/duration-ms.js";
 
 /**
@@ -26,7 +26,7 @@ export const CACHE_PRICE_MODELS = Object.freeze({
 
 export type CachePricingPreset = keyof typeof CACHE_PRICE_MODELS;
 
-const multiple = z.number().finite().nonnegative();
+const multiple = z.number().check(z.nonnegative());
 
 /**
  * The `cachePricing` option: a preset's name, or `{ read, write, ttlMs? }`. A read must cost less than a
@@ -37,13 +37,15 @@ export const cachePricingSchema = z.union([
   z
     .strictObject({
       read: multiple,
-      write: multiple.gt(0, "must be greater than 0"),
-      ttlMs: durationMsSchema.default(DEFAULT_CACHE_TTL_MS),
+      write: multiple.check(z.gt(0, "must be greater than 0")),
+      ttlMs: z._default(durationMsSchema, DEFAULT_CACHE_TTL_MS),
     })
-    .refine((prices) => prices.read < prices.write, {
-      message: "read must be less than write: a cache read is the discounted price",
-      path: ["read"],
-    }),
+    .check(
+      z.refine((prices) => prices.read < prices.write, {
+        message: "read must be less than write: a cache read is the discounted price",
+        path: ["read"],
+      }),
+    ),
 ]);
 
 export type CachePricing = z.input<typeof cachePricingSchema>;

@@ -1,5 +1,8 @@
 // zod schemas for messages entering a manager. Unknown keys are kept: a manager must not lose data.
-import { z } from "zod";
+import * as z from "zod/mini";
+import { useEnglishIssueMessages } from "../zod-locale.js";
+
+useEnglishIssueMessages();
 
 const textPartSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
 
@@ -17,10 +20,9 @@ const FOREIGN_TOOL_PARTS: Readonly<Record<string, string>> = {
   tool_result: "an Anthropic tool_result block: convert Anthropic messages with fromAnthropicMessages from @ctxkit/anthropic",
 };
 
-const otherPartSchema = z
-  .looseObject({ type: z.string().min(1) })
-  .refine((part) => part.type !== "text" && part.type !== "image_url", { message: "a text or image_url part is malformed" })
-  .superRefine((part, context) => {
+const otherPartSchema = z.looseObject({ type: z.string().check(z.minLength(1)) }).check(
+  z.refine((part) => part.type !== "text" && part.type !== "image_url", { message: "a text or image_url part is malformed" }),
+  z.superRefine((part, context) => {
     const foreign = Object.hasOwn(FOREIGN_TOOL_PARTS, part.type) ? FOREIGN_TOOL_PARTS[part.type] : undefined;
     if (foreign !== undefined) {
       context.addIssue({
@@ -29,61 +31,64 @@ const otherPartSchema = z
         message: `${foreign}; in ctxkit a tool call is an assistant message's tool_calls entry and its result a tool message`,
       });
     }
-  });
+  }),
+);
 
 export const contentPartSchema = z.union([textPartSchema, imageUrlPartSchema, otherPartSchema]);
 
 const contentSchema = z.union([z.string(), z.array(contentPartSchema)]);
 
 export const toolCallSchema = z.looseObject({
-  id: z.string().min(1, "a tool call needs a non-empty id"),
+  id: z.string().check(z.minLength(1, "a tool call needs a non-empty id")),
   type: z.literal("function"),
   function: z.looseObject({
-    name: z.string().min(1, "a tool call needs a function name"),
+    name: z.string().check(z.minLength(1, "a tool call needs a function name")),
     arguments: z.string(),
   }),
 });
 
 export const messageMetadataSchema = z.looseObject({
-  pinned: z.boolean().optional(),
-  ctxkit: z.looseObject({ source: z.string() }).optional(),
-  provenance: z
-    .looseObject({
-      provider: z.string().min(1, "a provenance names its provider"),
-      model: z.string().min(1, "a provenance names its model"),
-      account: z.string().optional(),
-    })
-    .optional(),
+  pinned: z.optional(z.boolean()),
+  ctxkit: z.optional(z.looseObject({ source: z.string() })),
+  provenance: z.optional(
+    z.looseObject({
+      provider: z.string().check(z.minLength(1, "a provenance names its provider")),
+      model: z.string().check(z.minLength(1, "a provenance names its model")),
+      account: z.optional(z.string()),
+    }),
+  ),
 });
 
 const common = {
-  name: z.string().optional(),
-  metadata: messageMetadataSchema.optional(),
+  name: z.optional(z.string()),
+  metadata: z.optional(messageMetadataSchema),
 };
 
 const assistantSchema = z
   .looseObject({
     role: z.literal("assistant"),
-    content: contentSchema.nullable(),
-    tool_calls: z.array(toolCallSchema).min(1, "omit tool_calls instead of sending an empty list").optional(),
+    content: z.nullable(contentSchema),
+    tool_calls: z.optional(z.array(toolCallSchema).check(z.minLength(1, "omit tool_calls instead of sending an empty list"))),
     ...common,
   })
-  .superRefine((message, context) => {
-    if (message.content === null && message.tool_calls === undefined) {
-      context.addIssue({ code: "custom", path: ["content"], message: "content may be null only when the message calls tools" });
-    }
-    const seen = new Set<string>();
-    message.tool_calls?.forEach((call, index) => {
-      if (seen.has(call.id)) {
-        context.addIssue({
-          code: "custom",
-          path: ["tool_calls", index, "id"],
-          message: `tool call id "${call.id}" is repeated in this message`,
-        });
+  .check(
+    z.superRefine((message, context) => {
+      if (message.content === null && message.tool_calls === undefined) {
+        context.addIssue({ code: "custom", path: ["content"], message: "content may be null only when the message calls tools" });
       }
-      seen.add(call.id);
-    });
-  });
+      const seen = new Set<string>();
+      message.tool_calls?.forEach((call, index) => {
+        if (seen.has(call.id)) {
+          context.addIssue({
+            code: "custom",
+            path: ["tool_calls", index, "id"],
+            message: `tool call id "${call.id}" is repeated in this message`,
+          });
+        }
+        seen.add(call.id);
+      });
+    }),
+  );
 
 export const messageSchema = z.discriminatedUnion("role", [
   z.looseObject({ role: z.literal("system"), content: contentSchema, ...common }),
@@ -93,8 +98,8 @@ export const messageSchema = z.discriminatedUnion("role", [
   z.looseObject({
     role: z.literal("tool"),
     content: contentSchema,
-    tool_call_id: z.string().min(1, "a tool message needs the id of the call it answers"),
-    is_error: z.boolean().optional(),
+    tool_call_id: z.string().check(z.minLength(1, "a tool message needs the id of the call it answers")),
+    is_error: z.optional(z.boolean()),
     ...common,
   }),
 ]);

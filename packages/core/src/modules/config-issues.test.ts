@@ -5,7 +5,7 @@ import { ContextConfigError } from "../errors.js";
 import { closestName } from "./closest-name.js";
 import { parseConfig } from "./parse-config.js";
 
-function messageFor(schema: z.ZodType, input: unknown): string {
+function messageFor(schema: z.core.$ZodType, input: unknown): string {
   try {
     parseConfig("context-test", schema, input);
   } catch (error) {

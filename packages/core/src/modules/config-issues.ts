@@ -1,5 +1,5 @@
 // Turns zod issues into ctxkit's flat issue list: one entry per bad key or value, each saying what to change.
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { ErrorIssue } from "../errors.js";
 import { closestName } from "./closest-name.js";
 import { knownKeysAt } from "./known-keys.js";
@@ -8,7 +8,7 @@ type ZodIssue = z.core.$ZodIssue;
 
 /** What was parsed, for suggestions: the schema knows the allowed keys, the input the value given. */
 export interface IssueContext {
-  readonly schema?: z.ZodType;
+  readonly schema?: z.core.$ZodType;
   readonly input?: unknown;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { createCoordinator } from "../coordinator/create-coordinator.js";
 import { contextConfigSchema } from "../engine/context-config.js";
 import { ContextConfigError } from "../errors.js";
@@ -14,7 +14,10 @@ class TornTailStore extends MemoryMessageStore {
   }
 }
 
-const configSchema = contextConfigSchema.extend({ sessionId: z.string().min(1), tornTail: z.boolean().default(false) });
+const configSchema = z.extend(contextConfigSchema, {
+  sessionId: z.string().check(z.minLength(1)),
+  tornTail: z._default(z.boolean(), false),
+});
 const storeConfigs: unknown[] = [];
 const module = defineStoreModule({
   name: "context-test",

@@ -1,5 +1,5 @@
 // The module shell every store package shares: a name, a config schema and a store give meta, configSchema, mount and a factory.
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { Coordinator } from "../coordinator/coordinator.js";
 import { contextConfigSchema, type ContextConfig, type EventHandler } from "../engine/context-config.js";
 import type { ContextEngine } from "../engine/context-engine.js";
@@ -12,7 +12,7 @@ import { parseConfig } from "./parse-config.js";
 /** The engine's own keys: the shell hands them to the manager, the rest of the config is the store's. */
 const ENGINE_KEYS: ReadonlySet<string> = new Set(knownKeysAt(contextConfigSchema, []));
 
-export interface StoreModuleDefinition<Name extends string, Schema extends z.ZodType> {
+export interface StoreModuleDefinition<Name extends string, Schema extends z.core.$ZodType> {
   /** The module's `meta.name`, e.g. `"context-redis"`: events and mount plans use it. */
   readonly name: Name;
   /** The name a `ContextConfigError` gives (default `@ctxkit/<name>`): the package a user installed. */
@@ -23,7 +23,7 @@ export interface StoreModuleDefinition<Name extends string, Schema extends z.Zod
   createStore(config: z.output<Schema>): MessageStore;
 }
 
-export interface StoreModule<Name extends string, Schema extends z.ZodType> {
+export interface StoreModule<Name extends string, Schema extends z.core.$ZodType> {
   readonly meta: { readonly type: "context"; readonly name: Name };
   readonly configSchema: Schema;
   /**
@@ -41,7 +41,7 @@ export interface StoreModule<Name extends string, Schema extends z.ZodType> {
  * with the engine's keys of the config going to the manager. Export its parts from the package entry:
  * `export const { meta, configSchema, mount } = defineStoreModule({ … })`.
  */
-export function defineStoreModule<const Name extends string, Schema extends z.ZodType>(
+export function defineStoreModule<const Name extends string, Schema extends z.core.$ZodType>(
   definition: StoreModuleDefinition<Name, Schema>,
 ): StoreModule<Name, Schema> {
   const { name, configSchema, createStore } = definition;

@@ -1,26 +1,26 @@
 // The keys a zod schema accepts for the object at a path: what an unknown key is compared with.
-import type { z } from "zod";
+import type * as z from "zod/mini";
 
 interface SchemaDefinition {
   readonly type: string;
-  readonly shape?: Record<string, z.ZodType>;
-  readonly innerType?: z.ZodType;
-  readonly in?: z.ZodType;
-  readonly element?: z.ZodType;
-  readonly options?: readonly z.ZodType[];
-  readonly left?: z.ZodType;
-  readonly right?: z.ZodType;
+  readonly shape?: Record<string, z.core.$ZodType>;
+  readonly innerType?: z.core.$ZodType;
+  readonly in?: z.core.$ZodType;
+  readonly element?: z.core.$ZodType;
+  readonly options?: readonly z.core.$ZodType[];
+  readonly left?: z.core.$ZodType;
+  readonly right?: z.core.$ZodType;
 }
 
-function definition(schema: z.ZodType): SchemaDefinition {
+function definition(schema: z.core.$ZodType): SchemaDefinition {
   return (schema as unknown as { _zod: { def: SchemaDefinition } })._zod.def;
 }
 
 /** Object schemas reachable at `path`, through wrappers (optional, default, …), arrays, unions and intersections. */
-function objectsAt(schema: z.ZodType, path: readonly PropertyKey[], depth = 0): SchemaDefinition[] {
+function objectsAt(schema: z.core.$ZodType, path: readonly PropertyKey[], depth = 0): SchemaDefinition[] {
   if (depth > 32) return [];
   const def = definition(schema);
-  const next = (inner: z.ZodType | undefined, rest = path) => (inner === undefined ? [] : objectsAt(inner, rest, depth + 1));
+  const next = (inner: z.core.$ZodType | undefined, rest = path) => (inner === undefined ? [] : objectsAt(inner, rest, depth + 1));
   switch (def.type) {
     case "object": {
       if (path.length === 0) return [def];
@@ -40,6 +40,6 @@ function objectsAt(schema: z.ZodType, path: readonly PropertyKey[], depth = 0): 
   }
 }
 
-export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+export function knownKeysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
   return [...new Set(objectsAt(schema, path).flatMap((object) => Object.keys(object.shape ?? {})))];
 }

@@ -1,5 +1,5 @@
 // The module contract: what a package exports so that a coordinator can load and mount it.
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { Coordinator } from "../coordinator/coordinator.js";
 import type { Strategy } from "../pipeline/strategy.js";
 
@@ -20,14 +20,14 @@ export type MountResult = void | (() => void | Promise<void>);
 export interface ContextModule<Config = unknown> {
   readonly meta: ModuleMeta & { type: "context" };
   /** Rejects unknown keys and bad values; `parseConfig` turns its issues into one ContextConfigError. */
-  readonly configSchema: z.ZodType;
+  readonly configSchema: z.core.$ZodType;
   mount(coordinator: Coordinator, config?: Config): MountResult | Promise<MountResult>;
 }
 
 /** A strategy module builds pipeline strategies for a context manager. */
 export interface StrategyModule<Config = unknown> {
   readonly meta: ModuleMeta & { type: "strategy" };
-  readonly configSchema: z.ZodType;
+  readonly configSchema: z.core.$ZodType;
   createStrategy(config: Config, coordinator: Coordinator): Strategy | Promise<Strategy>;
   /** For set-up that outlives one strategy, such as registering the events it emits. */
   mount(coordinator: Coordinator, config?: Config): MountResult | Promise<MountResult>;

@@ -1,5 +1,5 @@
 // Mount plans: an operator's config object that picks the context module, its config and its strategies.
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { Coordinator } from "../coordinator/coordinator.js";
 import { ModuleLoadError } from "../errors.js";
 import { PRESETS } from "../engine/context-config.js";
@@ -12,31 +12,33 @@ import { parseConfig } from "./parse-config.js";
 
 const moduleEntrySchema = z.strictObject({
   /** A package name, or a path resolved against the working directory. */
-  module: z.string().min(1, "give a package name or a path"),
-  config: z.record(z.string(), z.unknown()).optional(),
+  module: z.string().check(z.minLength(1, "give a package name or a path")),
+  config: z.optional(z.record(z.string(), z.unknown())),
 });
 
 /** A built-in strategy by name, with or without options (the context module checks both), or a strategy module to load. */
 const namedEntrySchema = z.strictObject({
-  name: z.string().min(1, "give a built-in strategy name"),
-  options: z.record(z.string(), z.unknown()).optional(),
+  name: z.string().check(z.minLength(1, "give a built-in strategy name")),
+  options: z.optional(z.record(z.string(), z.unknown())),
 });
 
 // An object entry is checked against one shape, picked by its keys, so its problems are reported
 // against that shape rather than as "matches none of the allowed shapes".
-const objectEntrySchema = z.looseObject({}).superRefine((value, context) => {
-  const schema = "name" in value && !("module" in value) ? namedEntrySchema : moduleEntrySchema;
-  const result = schema.safeParse(value);
-  if (!result.success) for (const issue of result.error.issues) context.addIssue({ ...issue } as never);
-});
+const objectEntrySchema = z.looseObject({}).check(
+  z.superRefine((value, context) => {
+    const schema = "name" in value && !("module" in value) ? namedEntrySchema : moduleEntrySchema;
+    const result = schema.safeParse(value);
+    if (!result.success) for (const issue of result.error.issues) context.addIssue({ ...issue } as never);
+  }),
+);
 
-const strategyEntrySchema = z.union([z.string().min(1, "give a built-in strategy name"), objectEntrySchema]);
+const strategyEntrySchema = z.union([z.string().check(z.minLength(1, "give a built-in strategy name")), objectEntrySchema]);
 
 export const mountPlanSchema = z.strictObject({
   context: z.strictObject({
     module: moduleEntrySchema.shape.module,
     // Loose: every key but `strategies` belongs to the context module, whose own schema checks it.
-    config: z.looseObject({ strategies: z.array(strategyEntrySchema).optional(), preset: z.enum(PRESETS).optional() }).optional(),
+    config: z.optional(z.looseObject({ strategies: z.optional(z.array(strategyEntrySchema)), preset: z.optional(z.enum(PRESETS)) })),
   }),
 });
 

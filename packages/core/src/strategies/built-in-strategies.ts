@@ -1,6 +1,6 @@
 // The built-in strategies by name, as a config or a mount plan selects them (with their options as data).
 import { ContextConfigError } from "../errors.js";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { Strategy } from "../pipeline/strategy.js";
 import { clearToolResults, type ClearToolResultsOptions, optionsSchema as clearToolResultsSchema } from "./clear-tool-results.js";
 import { importance, type ImportanceOptions, optionsSchema as importanceSchema } from "./importance.js";
@@ -69,7 +69,7 @@ const FACTORIES: { readonly [Name in BuiltInStrategyName]: (options: never) => S
  * Each built-in strategy's options schema, by name: what `createBuiltInStrategy` checks its options with,
  * for a tool that lists or checks the options (every config schema's property test walks them).
  */
-export const BUILT_IN_STRATEGY_SCHEMAS: { readonly [Name in BuiltInStrategyName]: z.ZodType } = Object.freeze({
+export const BUILT_IN_STRATEGY_SCHEMAS: { readonly [Name in BuiltInStrategyName]: z.core.$ZodType } = Object.freeze({
   "clear-tool-results": clearToolResultsSchema,
   "trim-long-text": trimLongTextSchema,
   truncate: truncateSchema,

@@ -1,5 +1,5 @@
 // clear-tool-results: replaces older tool results with a short placeholder, keeping units and ids intact.
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolMessage } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
@@ -32,17 +32,17 @@ type Placeholder = (originalTokens: number, message: ToolMessage) => string;
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  keepRecent: z.number().int().nonnegative().default(5),
-  placeholder: z
-    .union([
+  keepRecent: z._default(z.number().check(z.int(), z.nonnegative()), 5),
+  placeholder: z.optional(
+    z.union([
       z.string(),
       z.custom<Placeholder>((value) => typeof value === "function", {
         message: "must be a string or a function (originalTokens, message) => string",
       }),
-    ])
-    .optional(),
-  maxIdentifiers: z.number().int().nonnegative().default(80),
-  truncateFollows: z.boolean().default(false),
+    ]),
+  ),
+  maxIdentifiers: z._default(z.number().check(z.int(), z.nonnegative()), 80),
+  truncateFollows: z._default(z.boolean(), false),
 });
 
 function defaultPlaceholder(maxIdentifiers: number): Placeholder {

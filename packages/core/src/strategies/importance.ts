@@ -1,5 +1,5 @@
 // importance: scores each unit (recency, tool errors, user corrections, file edits) and drops the least important whole units first.
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { Message } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
@@ -24,19 +24,20 @@ export interface ImportanceOptions {
 }
 
 // zod numbers are finite, so a weight is a finite number ≥ 0.
-const weight = z.number().nonnegative();
+const weight = z.number().check(z.nonnegative());
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
   // `prefault`, not `default`: a missing `weights` is parsed as `{}`, so each weight gets its own default.
-  weights: z
-    .strictObject({
-      recency: weight.default(1),
-      toolError: weight.default(1),
-      userCorrection: weight.default(2),
-      fileEdit: weight.default(1),
-    })
-    .prefault({}),
+  weights: z.prefault(
+    z.strictObject({
+      recency: z._default(weight, 1),
+      toolError: z._default(weight, 1),
+      userCorrection: z._default(weight, 2),
+      fileEdit: z._default(weight, 1),
+    }),
+    {},
+  ),
 });
 
 const TOOL_ERROR = /\b(error|exception|traceback|failed|failure|fatal|panic|denied|not found|exit (code|status) [1-9])\b/i;

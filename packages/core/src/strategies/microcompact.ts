@@ -1,5 +1,5 @@
 // microcompact: clears the results of tools that can simply be run again (reads, searches, listings), and does it after a pause too.
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolMessage } from "../messages/message.js";
 import { durationMsSchema } from "../modules/duration-ms.js";
 import { parseConfig } from "../modules/parse-config.js";
@@ -33,12 +33,15 @@ export const isRerunnableToolResult: ToolResultClassifier = (toolName) => RERUNN
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  keepRecent: z.number().int().nonnegative().default(3),
-  idleMs: durationMsSchema.nullable().default(300_000),
+  keepRecent: z._default(z.number().check(z.int(), z.nonnegative()), 3),
+  idleMs: z._default(z.nullable(durationMsSchema), 300_000),
   // A function given to `default` is called for the value, so the classifier is returned by one.
-  isClearable: z
-    .custom<ToolResultClassifier>((value) => typeof value === "function", { message: "must be a function (toolName, message) => boolean" })
-    .default(() => isRerunnableToolResult),
+  isClearable: z._default(
+    z.custom<ToolResultClassifier>((value) => typeof value === "function", {
+      message: "must be a function (toolName, message) => boolean",
+    }),
+    () => isRerunnableToolResult,
+  ),
 });
 
 function placeholderFor(toolName: string, originalTokens: number): string {

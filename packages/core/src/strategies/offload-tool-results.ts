@@ -1,5 +1,5 @@
 // offload-tool-results: swaps a large tool result in the view for a short reference the agent can resolve with `retrieve_tool_result`.
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ContentPart, ToolMessage } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
@@ -20,9 +20,9 @@ export interface OffloadToolResultsOptions {
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  minTokens: z.number().int().positive().default(1_000),
-  keepRecent: z.number().int().nonnegative().default(1),
-  previewChars: z.number().int().nonnegative().default(200),
+  minTokens: z._default(z.number().check(z.int(), z.positive()), 1_000),
+  keepRecent: z._default(z.number().check(z.int(), z.nonnegative()), 1),
+  previewChars: z._default(z.number().check(z.int(), z.nonnegative()), 200),
 });
 
 function textOf(content: string | ContentPart[]): string {

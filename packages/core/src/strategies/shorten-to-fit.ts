@@ -1,6 +1,6 @@
 // shorten-to-fit: the step before a refusal. Shortens every message but the latest tool unit and the latest user
 // message to a stub, oldest first, so a turn too long for the budget is shortened rather than refused.
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { Message, ToolCall } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
@@ -48,11 +48,11 @@ type StubSettings = Required<Omit<ShortenToFitOptions, "truncateFollows" | "budg
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  maxTextChars: z.number().int().min(10).default(400),
-  maxArgumentChars: z.number().int().min(10).default(120),
-  maxIdentifiers: z.number().int().nonnegative().default(25),
-  budgetTokensPerIdentifier: z.number().int().positive().optional(),
-  truncateFollows: z.boolean().default(false),
+  maxTextChars: z._default(z.number().check(z.int(), z.gte(10)), 400),
+  maxArgumentChars: z._default(z.number().check(z.int(), z.gte(10)), 120),
+  maxIdentifiers: z._default(z.number().check(z.int(), z.nonnegative()), 25),
+  budgetTokensPerIdentifier: z.optional(z.number().check(z.int(), z.positive())),
+  truncateFollows: z._default(z.boolean(), false),
 });
 
 /** `value` with every string longer than `maxChars` cut to its head and a marker; keys untouched. */

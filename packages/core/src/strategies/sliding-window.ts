@@ -1,5 +1,5 @@
 // sliding-window: keeps at most `windowSize` messages in every view (whole units, protected entries aside), moving in steps.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
@@ -19,21 +19,25 @@ export interface SlidingWindowOptions {
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z
-  .strictObject({
-    windowSize: z.number().int().positive().default(40),
-    step: z.number().int().optional(),
-  })
-  // The default step depends on the window, so it is filled in once the window is known to be valid.
-  .transform(({ windowSize, step = Math.floor(windowSize / 4) }) => ({ windowSize, step }))
-  .superRefine(({ windowSize, step }, context) => {
-    if (step < 0 || step >= windowSize) {
-      context.addIssue({
-        code: "custom",
-        path: ["step"],
-        message: `must be an integer from 0 to windowSize - 1 (${windowSize - 1}), got ${step}`,
-      });
-    }
-  });
+  .pipe(
+    z.strictObject({
+      windowSize: z._default(z.number().check(z.int(), z.positive()), 40),
+      step: z.optional(z.number().check(z.int())),
+    }),
+    // The default step depends on the window, so it is filled in once the window is known to be valid.
+    z.transform(({ windowSize, step = Math.floor(windowSize / 4) }) => ({ windowSize, step })),
+  )
+  .check(
+    z.superRefine(({ windowSize, step }, context) => {
+      if (step < 0 || step >= windowSize) {
+        context.addIssue({
+          code: "custom",
+          path: ["step"],
+          message: `must be an integer from 0 to windowSize - 1 (${windowSize - 1}), got ${step}`,
+        });
+      }
+    }),
+  );
 
 /**
  * A window by message count, not by tokens, held on every view: the manager runs it whenever the view

@@ -1,6 +1,6 @@
 // trim-long-text: shortens any text over a limit to a head, a marker and a tail, never splitting a character.
 // Long tool-call arguments are shortened too, string by string, so they stay valid JSON.
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ContentPart, Message, TextPart, ToolCall } from "../messages/message.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
@@ -21,28 +21,32 @@ export interface TrimLongTextOptions {
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z
-  .strictObject({
-    maxChars: z.number().int().positive().default(20_000),
-    headChars: z.number().int().nonnegative().optional(),
-    tailChars: z.number().int().nonnegative().optional(),
-  })
-  // The head usually holds the command and the first output, the tail the result or the error.
-  // Keeping 60% leaves a trimmed text well under the limit, so one trim is enough.
-  .transform(({ maxChars, headChars = Math.floor(maxChars * 0.4), tailChars = Math.floor(maxChars * 0.2) }) => ({
-    maxChars,
-    headChars,
-    tailChars,
-  }))
+  .pipe(
+    z.strictObject({
+      maxChars: z._default(z.number().check(z.int(), z.positive()), 20_000),
+      headChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+      tailChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+    }),
+    // The head usually holds the command and the first output, the tail the result or the error.
+    // Keeping 60% leaves a trimmed text well under the limit, so one trim is enough.
+    z.transform(({ maxChars, headChars = Math.floor(maxChars * 0.4), tailChars = Math.floor(maxChars * 0.2) }) => ({
+      maxChars,
+      headChars,
+      tailChars,
+    })),
+  )
   // Checked on the filled-in values: a head and tail as long as the limit would leave nothing to trim.
-  .superRefine(({ maxChars, headChars, tailChars }, context) => {
-    if (headChars + tailChars >= maxChars) {
-      context.addIssue({
-        code: "custom",
-        path: ["headChars"],
-        message: `headChars + tailChars (${headChars + tailChars}) must be below maxChars (${maxChars})`,
-      });
-    }
-  });
+  .check(
+    z.superRefine(({ maxChars, headChars, tailChars }, context) => {
+      if (headChars + tailChars >= maxChars) {
+        context.addIssue({
+          code: "custom",
+          path: ["headChars"],
+          message: `headChars + tailChars (${headChars + tailChars}) must be below maxChars (${maxChars})`,
+        });
+      }
+    }),
+  );
 
 export function trimLongText(options?: TrimLongTextOptions): Strategy {
   return createTrimLongText(NAME, options);

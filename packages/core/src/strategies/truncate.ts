@@ -1,5 +1,5 @@
 // truncate: drops the oldest whole units that invariant 5 and `protectFirst` allow to be dropped.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { isSummaryEntry } from "../messages/summary-coverage.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
@@ -17,7 +17,7 @@ export interface TruncateOptions {
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  protectFirst: z.number().int().nonnegative().default(0),
+  protectFirst: z._default(z.number().check(z.int(), z.nonnegative()), 0),
 });
 
 export function truncate(options?: TruncateOptions): Strategy {

@@ -1,5 +1,5 @@
 // Handlers for the agent's context tools: pin and unpin messages, read back offloaded tool results.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ContextError, ContextValidationError } from "../errors.js";
 import type { ContentPart, Message } from "../messages/message.js";
 import type { ContextManager } from "../protocol.js";
@@ -35,12 +35,12 @@ export interface ContextTools {
   handle(name: string, args: string | Readonly<Record<string, unknown>>): Promise<string>;
 }
 
-const indexArguments = z.strictObject({ index: z.number().int() });
+const indexArguments = z.strictObject({ index: z.number().check(z.int()) });
 const retrieveArguments = z.strictObject({
-  tool_call_id: z.string().min(1),
-  index: z.number().int().nonnegative().optional(),
-  offset: z.number().int().nonnegative().default(0),
-  max_chars: z.number().int().positive().default(20_000),
+  tool_call_id: z.string().check(z.minLength(1)),
+  index: z.optional(z.number().check(z.int(), z.nonnegative())),
+  offset: z._default(z.number().check(z.int(), z.nonnegative()), 0),
+  max_chars: z._default(z.number().check(z.int(), z.positive()), 20_000),
 });
 
 const PREVIEW_CHARS = 80;
@@ -57,7 +57,7 @@ function describeMessage(message: Message | undefined): string {
   return ` (${message.role}: ${JSON.stringify(text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text)})`;
 }
 
-function parseArguments<T extends z.ZodType>(
+function parseArguments<T extends z.ZodMiniType>(
   schema: T,
   args: string | Readonly<Record<string, unknown>>,
 ): { value: z.output<T> } | { error: string } {
