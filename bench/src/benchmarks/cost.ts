@@ -22,14 +22,18 @@ import {
 } from "@ctxkit/cli/replay";
 import { listTranscripts, readTranscript, TRANSCRIPTS_FOLDER, transcriptLabel } from "../sessions/real-transcripts.js";
 import type { CostJob, CostReport, CostTotals } from "../cost/cost-protocol.js";
-import { COST_SYSTEMS } from "../cost/cost-systems.js";
+import { COST_SYSTEMS, type CostSystem } from "../cost/cost-systems.js";
+import { isParetoGain } from "../cost/pareto-gain.js";
 
 export const name = "cost";
 export const description =
   "Billed input under prompt caching (Anthropic and OpenAI pricing) against retention of the facts each model call used, over the real transcripts at 24k and 64k";
 
-const BUDGETS = [24_000, 64_000];
+/** The budgets of a plain run; `--budgets=12000,24000,40000,64000` replays others (smaller ones are where truncation dominates). */
+const DEFAULT_BUDGETS: readonly number[] = [24_000, 64_000];
 const REFERENCE = "full history";
+/** The defaults a candidate must beat at every budget: the current one and the one before it. */
+const INCUMBENTS = ["ctxkit default", "ctxkit default before stubs"];
 /** --quick replays these transcripts: small and mid-sized ones of each agent. */
 const QUICK_TRANSCRIPTS = 5;
 /** Child processes run side by side: the machine's two cores. */
@@ -130,10 +134,49 @@ function printSamples(files: readonly string[]): void {
   }
 }
 
-async function runAll(files: readonly string[], quick: boolean): Promise<CostReport[][]> {
+/** The value of `--name=value` among `flags`, or `undefined`. */
+function flagValue(flags: readonly string[], name: string): string | undefined {
+  const flag = flags.find((candidate) => candidate.startsWith(`${name}=`));
+  return flag?.slice(name.length + 1);
+}
+
+/** `--budgets=12000,24000`: whole token counts, in the order given; the plain run's without the flag. */
+function parseBudgets(flags: readonly string[]): readonly number[] {
+  const value = flagValue(flags, "--budgets");
+  if (value === undefined) return DEFAULT_BUDGETS;
+  const budgets = value.split(",").map((part) => Number(part.trim()));
+  if (budgets.length === 0 || budgets.some((budget) => !Number.isInteger(budget) || budget < 1_000))
+    throw new Error(`cost: --budgets=${value} must list whole token counts of 1000 or more, e.g. --budgets=12000,24000,40000,64000`);
+  return budgets;
+}
+
+/**
+ * The systems a run replays: every one but the candidates in a plain run; with `--candidates`, the
+ * candidates, the reference and both incumbents; with `--systems=label,label`, those labels and the same three.
+ */
+function selectSystems(flags: readonly string[]): readonly CostSystem[] {
+  const isBaseline = (system: CostSystem) => system.label === REFERENCE || INCUMBENTS.includes(system.label);
+  if (flags.includes("--candidates")) return COST_SYSTEMS.filter((system) => system.isCandidate === true || isBaseline(system));
+  const value = flagValue(flags, "--systems");
+  if (value === undefined) return COST_SYSTEMS.filter((system) => system.isCandidate !== true);
+  const wanted = new Set(value.split(",").map((label) => label.trim()));
+  const unknown = [...wanted].filter((label) => !COST_SYSTEMS.some((system) => system.label === label));
+  if (unknown.length > 0)
+    throw new Error(
+      `cost: --systems names unknown systems: ${unknown.join(", ")}; the labels are ${COST_SYSTEMS.map((system) => system.label).join(", ")}`,
+    );
+  return COST_SYSTEMS.filter((system) => wanted.has(system.label) || isBaseline(system));
+}
+
+async function runAll(
+  systems: readonly CostSystem[],
+  files: readonly string[],
+  budgets: readonly number[],
+  quick: boolean,
+): Promise<CostReport[][]> {
   // Jobs alternate between the children, the largest transcripts first so the two finish together.
-  const jobs: CostJob[] = COST_SYSTEMS.flatMap((system) =>
-    files.map((file) => ({ system: system.label, file, budgets: BUDGETS, limitMs: quick ? 60_000 : 300_000 })),
+  const jobs: CostJob[] = systems.flatMap((system) =>
+    files.map((file) => ({ system: system.label, file, budgets, limitMs: quick ? 60_000 : 300_000 })),
   );
   const lanes: CostJob[][] = Array.from({ length: PARALLEL_CHILDREN }, () => []);
   jobs.forEach((job, index) => lanes[index % PARALLEL_CHILDREN]!.push(job));
@@ -149,7 +192,7 @@ async function runAll(files: readonly string[], quick: boolean): Promise<CostRep
   const killed = lanes.flatMap((lane, laneIndex) => lane.filter((_, index) => outcomes[laneIndex]![index]!.timedOut));
   if (killed.length > 0)
     throw new Error(`cost: replays killed at the safety limit: ${killed.map((job) => `${job.system} on ${job.file}`).join(", ")}`);
-  return COST_SYSTEMS.map((system) =>
+  return systems.map((system) =>
     lanes.flatMap((lane, laneIndex) =>
       lane.flatMap((job, index) => (job.system === system.label ? outcomes[laneIndex]![index]!.reports : [])),
     ),
@@ -170,26 +213,28 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
         .slice(0, QUICK_TRANSCRIPTS)
     : all;
   if (flags.includes("--samples")) printSamples(files);
+  const budgets = parseBudgets(flags);
+  const systems = selectSystems(flags);
   const started = performance.now();
-  const reportsBySystem = await runAll(files, quick);
+  const reportsBySystem = await runAll(systems, files, budgets, quick);
   process.stderr.write(
-    `  cost: ${COST_SYSTEMS.length} systems × ${files.length} transcripts × ${BUDGETS.length} budgets took ${formatDuration(performance.now() - started)}\n`,
+    `  cost: ${systems.length} systems × ${files.length} transcripts × ${budgets.length} budgets took ${formatDuration(performance.now() - started)}\n`,
   );
 
-  const referenceIndex = COST_SYSTEMS.findIndex((system) => system.label === REFERENCE);
-  const figures = BUDGETS.flatMap((budget) => {
+  const referenceIndex = systems.findIndex((system) => system.label === REFERENCE);
+  const figures = budgets.flatMap((budget) => {
     const reference = sum(reportsBySystem[referenceIndex]!.filter((report) => report.budget === budget));
-    return COST_SYSTEMS.map((system, index) =>
+    return systems.map((system, index) =>
       figuresOf(system.label, budget, sum(reportsBySystem[index]!.filter((report) => report.budget === budget)), reference),
     );
   });
   const perTranscript = (label: string): Cell[][] =>
     files.map((file) => {
-      const reports = reportsBySystem[COST_SYSTEMS.findIndex((system) => system.label === label)]!.filter((report) => report.file === file);
+      const reports = reportsBySystem[systems.findIndex((system) => system.label === label)]!.filter((report) => report.file === file);
       return [
         transcriptLabel(file),
         lengths.get(file)!,
-        ...BUDGETS.flatMap((budget) => {
+        ...budgets.flatMap((budget) => {
           const report = reports.find((candidate) => candidate.budget === budget)!;
           return [`${report.view.refused}/${report.view.requests}`, formatShare(report.cost.retainedFacts, report.cost.facts)];
         }),
@@ -200,7 +245,7 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
   const workload = `${files.length} transcripts, ${totalMessages.toLocaleString("en")} messages${quick ? " (--quick)" : ""}`;
   const tables: Table[] = [
     {
-      title: `Cost against retention at 24k and 64k (${workload})`,
+      title: `Cost against retention at ${budgets.map(formatBudget).join(", ")} (${workload})`,
       columns: [
         "budget",
         "system",
@@ -225,24 +270,62 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
         "Refused: ctxkit's ContextBudgetError; a refused request bills nothing and retains none of its facts, and the next request starts a new cache.",
         "Pair faults, over budget, lost latest user: views judged by core's checkToolPairs and exact counter, as in the replay benchmark. Empty: views with no message but system ones.",
         "Mean view: exact tokens per view that was given. Cache read: cached prefix tokens ÷ all view tokens.",
-        ...COST_SYSTEMS.map((system) => system.summary),
+        ...systems.map((system) => system.summary),
       ],
     },
-    ...["ctxkit default", "ctxkit previous default"].map((label) => ({
-      title: `${label} per transcript: refused / requests and retention`,
-      columns: [
-        "transcript",
-        "messages",
-        ...BUDGETS.flatMap((budget) => [`refused ${formatBudget(budget)}`, `retention ${formatBudget(budget)}`]),
-      ],
-      rows: perTranscript(label),
-    })),
+    ...(systems.some((system) => system.isCandidate === true) ? [candidateTable(systems, budgets, figures)] : []),
+    ...["ctxkit default", "ctxkit previous default"]
+      .filter((label) => systems.some((system) => system.label === label))
+      .map((label) => ({
+        title: `${label} per transcript: refused / requests and retention`,
+        columns: [
+          "transcript",
+          "messages",
+          ...budgets.flatMap((budget) => [`refused ${formatBudget(budget)}`, `retention ${formatBudget(budget)}`]),
+        ],
+        rows: perTranscript(label),
+      })),
   ];
-  writeOutputs(tables, figures, quick);
+  // Only a plain run (every system at the usual budgets) stands for the committed results and chart.
+  if (flagValue(flags, "--budgets") === undefined && flagValue(flags, "--systems") === undefined && !flags.includes("--candidates"))
+    writeOutputs(systems, tables, figures, budgets, quick);
+  else console.log("  a run with --budgets, --systems or --candidates leaves bench/results/cost.* as they are");
   return tables;
 }
 
-function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[], quick: boolean): void {
+/** `own − other` in cost and retention points, with ✓ where it is a Pareto gain. */
+function formatDelta(own: CostFigures, other: CostFigures): string {
+  const signed = (value: number, digits: number) => `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`;
+  const gain = isParetoGain(own, other) ? " ✓" : "";
+  return `${signed(own.costAnthropic - other.costAnthropic, 4)}× / ${signed((own.retention - other.retention) * 100, 2)} pt${gain}`;
+}
+
+/**
+ * Each candidate (a system marked as one) against both incumbents at every budget: a candidate wins
+ * only with a Pareto gain over both at every budget. No rows without `--candidates`.
+ */
+function candidateTable(systems: readonly CostSystem[], budgets: readonly number[], figures: readonly CostFigures[]): Table {
+  const find = (label: string, budget: number) => figures.find((entry) => entry.system === label && entry.budget === budget)!;
+  return {
+    title: "Candidates against the default and the default before it: cost (Anthropic) and retention, ✓ a Pareto gain",
+    columns: ["candidate", ...budgets.flatMap((budget) => INCUMBENTS.map((label) => `vs ${label} ${formatBudget(budget)}`)), "wins"],
+    rows: systems
+      .filter((system) => system.isCandidate === true)
+      .map((candidate) => {
+        const pairs = budgets.flatMap((budget) => INCUMBENTS.map((label) => [find(candidate.label, budget), find(label, budget)] as const));
+        const wins = pairs.every(([own, other]) => isParetoGain(own, other));
+        return [candidate.label, ...pairs.map(([own, other]) => formatDelta(own, other)), wins ? "yes" : "no"];
+      }),
+  };
+}
+
+function writeOutputs(
+  systems: readonly CostSystem[],
+  tables: readonly Table[],
+  figures: readonly CostFigures[],
+  budgets: readonly number[],
+  quick: boolean,
+): void {
   const environment = {
     date: new Date().toISOString(),
     node: process.version,
@@ -251,7 +334,7 @@ function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[],
     quick,
   };
   mkdirSync(resultsFolder, { recursive: true });
-  writeFileSync(new URL("cost.json", resultsFolder), `${JSON.stringify({ ...environment, budgets: BUDGETS, figures }, null, 2)}\n`);
+  writeFileSync(new URL("cost.json", resultsFolder), `${JSON.stringify({ ...environment, budgets, figures }, null, 2)}\n`);
   const header = `${environment.date} · Node ${environment.node} · ${environment.platform} · ${environment.cpu}${quick ? " · --quick" : ""}`;
   const markdown = [
     "# ctxkit cost against retention",
@@ -262,9 +345,9 @@ function writeOutputs(tables: readonly Table[], figures: readonly CostFigures[],
     ...tables.flatMap((table) => ["", formatMarkdownTable(table)]),
   ];
   writeFileSync(new URL("cost.md", resultsFolder), `${markdown.join("\n")}\n`);
-  const ablations = new Set(COST_SYSTEMS.filter((system) => system.isAblation === true).map((system) => system.label));
+  const ablations = new Set(systems.filter((system) => system.isAblation === true).map((system) => system.label));
   const points: ChartPoint[] = figures
-    .filter((entry) => (entry.system !== REFERENCE || entry.budget === BUDGETS[0]) && !ablations.has(entry.system))
+    .filter((entry) => (entry.system !== REFERENCE || entry.budget === budgets[0]) && !ablations.has(entry.system))
     .map((entry) => ({
       label: entry.system === REFERENCE ? entry.system : `${entry.system} · ${formatBudget(entry.budget)}`,
       cost: entry.costAnthropic,

@@ -16,6 +16,8 @@ export interface CostSystem extends ReplaySystem {
   readonly summary: string;
   /** A variant that takes one lever out of the default: in the tables, not on the chart. */
   readonly isAblation?: boolean;
+  /** A change of the default under evaluation: compared with both incumbents at every budget, and not on the chart. */
+  readonly isCandidate?: boolean;
   create(budget: number, tokensOf: (message: Message) => number): CostSession;
 }
 
@@ -46,6 +48,11 @@ function ctxkit(label: string, summary: string, config: () => SimpleContextConfi
 /** A variant of the default with one lever taken out. */
 function ablation(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
   return { ...ctxkit(label, summary, config), isAblation: true };
+}
+
+/** A change of the default under evaluation. */
+function candidate(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
+  return { ...ctxkit(label, summary, config), isCandidate: true };
 }
 
 /** A peer from src/peers, through its ContextSession; LangChain's counter memoized (the same counts, so the same views). */
@@ -202,6 +209,16 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
     "default at 0.92 / 0.6",
     "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.",
     () => PREVIOUS_RATIOS,
+  ),
+  candidate(
+    "default at 0.7/0.18",
+    "default at 0.7/0.18: the default compacting to 18% of the budget instead of 20% (cheaper, deeper compactions).",
+    () => ({ targetRatio: 0.18 }),
+  ),
+  candidate(
+    "default at 0.7/0.25",
+    "default at 0.7/0.25: the default compacting to 25% of the budget instead of 20% (more kept per compaction).",
+    () => ({ targetRatio: 0.25 }),
   ),
   ctxkit("ctxkit truncate", 'ctxkit truncate: preset "truncate".', () => ({ preset: "truncate" })),
   ctxkit(
