@@ -10,7 +10,7 @@ export {
 } from "./post-summary-hooks.js";
 export { createSessionMemoryStrategy, SESSION_MEMORY_STRATEGY_NAME, type SessionMemoryOptions } from "./session-memory.js";
 export type { SummaryStrategyOptions, SummaryStrategyConfig } from "./options.js";
-export type { Summarizer, SummarizerRequest } from "./summarizer.js";
+export type { Summarizer, SummarizerRequest, SummarizerConversation } from "./summarizer.js";
 export { extractiveSummarizer, type ExtractiveSummarizerOptions } from "./extractive-summarizer.js";
 export { openAIChatSummarizer, type OpenAIChatClient, type OpenAIChatSummarizerOptions } from "./openai-chat-summarizer.js";
 export type { CompletionProvider, CompletionRequest } from "./provider-summarizer.js";

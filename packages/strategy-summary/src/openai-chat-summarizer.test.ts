@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assistant, call, result, user } from "../test/messages.js";
 import { openAIChatSummarizer, type OpenAIChatClient } from "./openai-chat-summarizer.js";
+import { buildPrefixSummaryAsk } from "./prefix-summary-ask.js";
 
 type Body = Parameters<OpenAIChatClient["chat"]["completions"]["create"]>[0];
 
@@ -39,7 +40,7 @@ describe("openAIChatSummarizer", () => {
     expect(body.max_tokens).toBe(600);
     expect(sent).toBe(signal);
     expect(body.messages[0]).toEqual({ role: "system", content: "Summarize." });
-    const text = body.messages[1]!.content;
+    const text = String(body.messages[1]!.content);
     expect(text.split("They set up the repo.")).toHaveLength(2);
     expect(text).toMatch(/^<previous-summary>\nThey set up the repo\.\n<\/previous-summary>\n\n<conversation>\n/);
     expect(text).toContain('<tool-call id="c1" name="read_file">{"path":"auth.ts"}</tool-call>');
@@ -65,5 +66,54 @@ describe("openAIChatSummarizer", () => {
     const { client, calls } = fakeClient("ok");
     await openAIChatSummarizer(client, { model: "m" })({ ...request, previousSummary: undefined });
     expect(calls[0]!.body.messages[1]!.content).not.toContain("<previous-summary>");
+  });
+
+  describe("reuseCachedPrefix", () => {
+    const system = { role: "system" as const, content: "You are a coding agent.", metadata: { pinned: true } };
+    const latest = user("Now add a test");
+    const conversation = {
+      messages: [system, ...request.messages, latest],
+      tools: [{ type: "function", function: { name: "read_file" } }],
+      cover: { start: 1, end: 5, kept: [] },
+      ask: "",
+    };
+    conversation.ask = buildPrefixSummaryAsk(request, conversation);
+
+    it("should send the conversation as it was (metadata left out), its tools, then one user message asking for the run", async () => {
+      const { client, calls } = fakeClient("Summary text");
+      expect(await openAIChatSummarizer(client, { model: "m" })({ ...request, conversation })).toBe("Summary text");
+      const { body } = calls[0]!;
+      expect(body.messages.slice(0, 6)).toEqual([{ role: "system", content: "You are a coding agent." }, ...request.messages, latest]);
+      // Unchanged messages go as the very objects, so they serialize as the agent's request did.
+      expect(body.messages[1]).toBe(request.messages[0]);
+      expect(body).toHaveProperty("tools", conversation.tools);
+      expect(body.max_tokens).toBe(600);
+      const ask = body.messages[6]!;
+      expect(ask.role).toBe("user");
+      expect(ask.content).toMatch(/^Summarize\.\n\n/);
+      expect(ask.content).toContain(
+        'from the user message that begins "Fix the login bug" through the assistant message that begins "Found it."',
+      );
+      expect(ask.content).toContain("<previous-summary>\nThey set up the repo.\n</previous-summary>");
+      expect(body.messages).toHaveLength(7);
+    });
+
+    it("should keep the transcript form when turned off, or when no conversation is offered", async () => {
+      const { client, calls } = fakeClient("ok");
+      await openAIChatSummarizer(client, { model: "m", reuseCachedPrefix: false })({ ...request, conversation });
+      await openAIChatSummarizer(client, { model: "m" })(request);
+      for (const { body } of calls) {
+        expect(body.messages).toHaveLength(2);
+        expect(body.messages[0]).toEqual({ role: "system", content: "Summarize." });
+        expect(body).not.toHaveProperty("tools");
+      }
+    });
+
+    it("should still fail with ContextSummarizerError when the model calls a tool instead of answering", async () => {
+      const { client } = fakeClient(null);
+      await expect(openAIChatSummarizer(client, { model: "m" })({ ...request, conversation })).rejects.toMatchObject({
+        code: "CONTEXT_SUMMARIZER",
+      });
+    });
   });
 });

@@ -1,7 +1,7 @@
 // A summarizer over any OpenAI-compatible chat client, duck-typed so there is no dependency on the openai package.
-import { ContextArgumentError, ContextSummarizerError } from "@ctxkit/core";
+import { ContextArgumentError, ContextSummarizerError, toProviderMessages, type Message } from "@ctxkit/core";
 import { buildSummaryChat, type ChatMessage } from "./render-transcript.js";
-import type { Summarizer } from "./summarizer.js";
+import type { Summarizer, SummarizerRequest } from "./summarizer.js";
 
 /** The one method used, as the openai package (and compatible clients) define it. */
 export interface OpenAIChatClient {
@@ -23,11 +23,25 @@ export interface OpenAIChatSummarizerOptions {
    */
   maxTokensField?: "max_tokens" | "max_completion_tokens" | "none";
   temperature?: number;
+  /**
+   * Send the conversation the agent last sent, unchanged, then one user message asking for the summary, whenever
+   * the strategy offers it (`SummarizerRequest.conversation`): the provider reads that prefix from its prompt
+   * cache (automatic past 1,024 tokens) instead of being sent a transcript. It hits only when `model` is the
+   * agent's model; set `false` for a different (smaller) summary model. Default `true`.
+   */
+  reuseCachedPrefix?: boolean;
+  /**
+   * How the agent's loop turns a view into request messages, so the prefix is sent the same bytes. Default: the
+   * view without `metadata` (`toProviderMessages`); pass `toChatCompletionMessages` from `@ctxkit/openai` when
+   * the messages carry keys Chat Completions drops (`is_error`, say).
+   */
+  toMessages?: (view: readonly Message[]) => readonly (ChatMessage | Message)[];
 }
 
 /**
- * Sends the instructions as the system message and the previous summary plus the transcript as one
- * user message. The completion limit is twice the length asked, so a slightly long answer is not
+ * Sends the conversation the agent last sent plus one user message with the instructions (see
+ * `reuseCachedPrefix`) when the strategy offers it; otherwise the instructions as the system message and
+ * the previous summary plus the transcript as one user message. The completion limit is twice the length asked, so a slightly long answer is not
  * cut mid-sentence; the strategy shortens anything longer than `maxSummaryTokens` itself.
  */
 export function openAIChatSummarizer(client: OpenAIChatClient, options: OpenAIChatSummarizerOptions): Summarizer {
@@ -42,9 +56,14 @@ export function openAIChatSummarizer(client: OpenAIChatClient, options: OpenAICh
       { path: "options.model", message: 'needs the model\'s name, e.g. { model: "gpt-4o-mini" }' },
     ]);
   }
-  const { model, maxTokensField = "max_tokens", temperature } = options;
+  const { model, maxTokensField = "max_tokens", temperature, reuseCachedPrefix = true, toMessages = toProviderMessages } = options;
   return async (request) => {
-    const body: Parameters<OpenAIChatClient["chat"]["completions"]["create"]>[0] = { model, messages: buildSummaryChat(request) };
+    const prefix = reuseCachedPrefix ? prefixChat(request, toMessages) : undefined;
+    // The conversation's messages and tools go as the agent's loop sent them: their types are the client's own,
+    // which this duck type does not restate (the openai package's message and tool types would make it depend on it).
+    const body = (prefix === undefined ? { model, messages: buildSummaryChat(request) } : { model, ...prefix }) as Parameters<
+      OpenAIChatClient["chat"]["completions"]["create"]
+    >[0];
     if (request.maxTokens !== undefined && maxTokensField !== "none") body[maxTokensField] = request.maxTokens * 2;
     if (temperature !== undefined) body.temperature = temperature;
     const who = `model "${model}"`;
@@ -66,6 +85,21 @@ export function openAIChatSummarizer(client: OpenAIChatClient, options: OpenAICh
     }
     return content;
   };
+}
+
+/**
+ * The agent's last request unchanged (its messages as its loop sent them, its tools, since a provider's cached
+ * prefix holds them too), then the ask; undefined when the strategy offered no conversation.
+ */
+function prefixChat(
+  request: SummarizerRequest,
+  toMessages: NonNullable<OpenAIChatSummarizerOptions["toMessages"]>,
+): { messages: (ChatMessage | Message)[]; tools?: unknown[] } | undefined {
+  const { conversation } = request;
+  if (conversation === undefined) return undefined;
+  const ask: ChatMessage = { role: "user", content: conversation.ask };
+  const messages = [...toMessages(conversation.messages), ask];
+  return conversation.tools === undefined ? { messages } : { messages, tools: [...conversation.tools] };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

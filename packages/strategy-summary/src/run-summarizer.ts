@@ -1,7 +1,8 @@
 // Extends a summary over newly covered history messages: one incremental summarizer call per chunk, each saved as a checkpoint.
 import { ContextSummarizerError, type Message, type TokenCounter } from "@ctxkit/core";
-import { withTimeout } from "@ctxkit/core/kit";
+import { withTimeout, type PreviousRequest } from "@ctxkit/core/kit";
 import type { Checkpoint, CheckpointStore } from "./checkpoint-store.js";
+import { coverInConversation } from "./conversation-cover.js";
 import { collectFiles, NO_FILES } from "./file-operations.js";
 import type { SummaryBase } from "./find-base.js";
 import { fitText } from "./fit-text.js";
@@ -34,6 +35,8 @@ export interface SummarizerSettings {
   readonly instructions?: string | undefined;
   readonly counter: TokenCounter;
   countMessage(message: Message): number;
+  /** The request the model last saw (`StrategyContext.previousRequest`), offered to the summarizer as a cached prefix. */
+  readonly previousRequest?: PreviousRequest | undefined;
 }
 
 /** Tool results stay in the chunk of the call before them, so each chunk reads on its own. */
@@ -93,14 +96,25 @@ export async function extendSummary(
   for (const [position, chunk] of chunks.entries()) {
     signal.throwIfAborted();
     const previousSummary = text;
+    const instructions = buildInstructions(settings.prompts, previousSummary !== undefined, maxSummaryTokens, settings.instructions);
+    // One call over a run of the last request can reuse that request's cached prefix; chunks of a longer span cannot.
+    const conversation =
+      chunks.length === 1
+        ? coverInConversation(
+            settings.previousRequest,
+            chunk.map((index) => history[index]!),
+            { instructions, previousSummary },
+          )
+        : undefined;
     // A summarizer that never answers must not hold the request: past its time it counts as a failure.
     const answer = await withTimeout("The summarizer", settings.timeoutMs, signal, (callSignal) =>
       settings.summarizer({
         messages: chunk.map((index) => shortened.get(index)!),
         previousSummary,
-        instructions: buildInstructions(settings.prompts, previousSummary !== undefined, maxSummaryTokens, settings.instructions),
+        instructions,
         signal: callSignal,
         maxTokens: maxSummaryTokens,
+        ...(conversation === undefined ? {} : { conversation }),
       }),
     );
     signal.throwIfAborted();

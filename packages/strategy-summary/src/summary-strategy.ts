@@ -139,6 +139,7 @@ export function createSummaryStrategy(options: SummaryStrategyOptions = {}): Str
         instructions: context.instructions,
         counter: context.counter,
         countMessage: context.countMessage,
+        previousRequest: context.previousRequest,
       };
       try {
         summary = await extendSummary(
