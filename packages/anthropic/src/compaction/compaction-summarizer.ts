@@ -1,7 +1,8 @@
 // A summarizer for ctxkit's summary strategy backed by Anthropic's on-demand compaction (`compaction: { type: "summarize" }`).
-import { ContextError, type Message } from "@ctxkit/core";
+import { ContextError, ContextSummarizerError, type Message } from "@ctxkit/core";
 import type Anthropic from "@anthropic-ai/sdk";
 import { toAnthropicMessages } from "../to-anthropic-messages.js";
+import { prefixSummaryRequest, type PrefixConversation, type PrefixRequestOptions } from "./prefix-summary-request.js";
 
 /** What `@ctxkit/strategy-summary` hands a summarizer, declared here so this package depends on core alone. */
 export interface CompactionSummarizerRequest {
@@ -10,16 +11,27 @@ export interface CompactionSummarizerRequest {
   readonly instructions: string;
   readonly signal: AbortSignal;
   readonly maxTokens?: number;
+  /** The agent's last request and the ask that follows it, when the strategy offers them (`SummarizerRequest.conversation`). */
+  readonly conversation?: PrefixConversation;
 }
 
 export type CompactionSummarizer = (request: CompactionSummarizerRequest) => Promise<string>;
 
-export interface CompactionSummarizerOptions {
+export interface CompactionSummarizerOptions extends Omit<PrefixRequestOptions, "model"> {
   model: string;
   /** `"ctxkit"` (default) sends the summary strategy's instructions; `"server"` keeps Anthropic's own summarization prompt. */
   instructions?: "ctxkit" | "server";
   /** The beta that enables the `compaction` parameter. Default `compact-2026-09-04`. */
   beta?: string;
+  /**
+   * When the strategy offers the conversation the agent last sent, send it as `contextMessages` did (same
+   * conversion, `system`, tools and cache breakpoint) with one text block asking for the summary after it, as a
+   * plain Messages request: Anthropic reads that prefix from its prompt cache (0.1× the input price) instead of
+   * a compaction request over the covered messages at the full price. It hits only when `model`, `system`,
+   * `ttl`, `openingUserText` and `checkProvenance` are the loop's, and the loop runs without extended thinking
+   * (a change of thinking settings drops the cached messages). Default `true`.
+   */
+  reuseCachedPrefix?: boolean;
 }
 
 /** The compaction request did not come back with a summary. */
@@ -40,7 +52,9 @@ export class CompactionSummaryError extends ContextError {
  */
 export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, options: CompactionSummarizerOptions): CompactionSummarizer {
   const beta = options.beta ?? "compact-2026-09-04";
-  return async ({ messages, previousSummary, instructions, signal, maxTokens }) => {
+  const { reuseCachedPrefix = true } = options;
+  return async ({ messages, previousSummary, instructions, signal, maxTokens, conversation }) => {
+    if (reuseCachedPrefix && conversation !== undefined) return summarizeAfterPrefix(client, options, conversation, signal, maxTokens);
     const view: Message[] =
       previousSummary === undefined ? [...messages] : [{ role: "user", content: `Summary so far:\n${previousSummary}` }, ...messages];
     const request = toAnthropicMessages(view, { cache: false });
@@ -61,4 +75,28 @@ export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, o
       throw new CompactionSummaryError("the compaction block's content is empty");
     return block.content;
   };
+}
+
+/**
+ * One Messages request: the agent's last request, then the ask. Its answer is bounded like the compaction's (twice
+ * the length asked, so a slightly long one is not cut); no text in it (a tool call, say) is a summarizer error.
+ */
+async function summarizeAfterPrefix(
+  client: Pick<Anthropic, "beta">,
+  options: CompactionSummarizerOptions,
+  conversation: PrefixConversation,
+  signal: AbortSignal,
+  maxTokens: number | undefined,
+): Promise<string> {
+  const response = await client.beta.messages.create(
+    { model: options.model, max_tokens: maxTokens === undefined ? 4_096 : maxTokens * 2, ...prefixSummaryRequest(conversation, options) },
+    { signal },
+  );
+  const text = response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+  if (text.trim() === "")
+    throw new ContextSummarizerError(
+      `model "${options.model}"`,
+      `answered without text (stop_reason ${String(response.stop_reason)}); it must answer the summary request with text, not a tool call.`,
+    );
+  return text;
 }
