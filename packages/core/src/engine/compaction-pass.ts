@@ -286,13 +286,14 @@ export class CompactionPass {
 
   /** Announces synthetic content (a summary, say) that a compaction brought into the view. */
   private async reportIncluded(before: ViewDraft, after: ViewDraft): Promise<void> {
-    let previous: Set<Message> | undefined;
+    // The few synthetic messages of the new view are looked for in the old one, rather than a set made of all its messages.
+    const synthetic = new Set<Message>();
+    for (const entry of after.entries) if (entry.source.kind === "synthetic") synthetic.add(entry.message);
+    const previous = new Set<Message>();
+    if (synthetic.size > 0) for (const entry of before.entries) if (synthetic.has(entry.message)) previous.add(entry.message);
     const added = new Map<string, { messageCount: number; tokenCount: number; coveredFrom?: number; coveredThrough?: number }>();
     for (const entry of after.entries) {
-      if (entry.source.kind !== "synthetic") continue;
-      // Made only once the view holds a synthetic entry: most compactions of a long view keep none.
-      previous ??= new Set(before.entries.map((candidate) => candidate.message));
-      if (previous.has(entry.message)) continue;
+      if (entry.source.kind !== "synthetic" || previous.has(entry.message)) continue;
       const totals = added.get(entry.source.origin) ?? { messageCount: 0, tokenCount: 0 };
       totals.messageCount += 1;
       totals.tokenCount += entry.tokens;
