@@ -2,7 +2,6 @@
 import { ContextClosedError, ContextConfigError, ContextHistoryConflictError, ContextStateConflictError, type Message } from "@ctxkit/core";
 import {
   type MessageStore,
-  ContextStoreCorruptError,
   misusedStore,
   type ReplaceExpectation,
   type StateChange,
@@ -22,6 +21,7 @@ import {
 import { MODULE_NAME } from "./config-schema.js";
 import { PostgresCloseTimeoutError } from "./errors.js";
 import { MIGRATION_LOCK_KEY, migrationSql, tableNames, type TableNames } from "./schema-sql.js";
+import { appendRows, flushWal } from "./durable-append.js";
 import { describeServer, toStoreError, type FailureSubject } from "./store-failure.js";
 import { postgresCredentials } from "./postgres-credentials.js";
 import { sessionIdProblem } from "./session-id.js";
@@ -48,7 +48,9 @@ export interface PostgresMessageStoreOptions {
  * The multi-writer protocol (see architecture/postgres-multi-writer.md):
  * - an append reserves its sequence numbers by incrementing the session row's `last_seq` and inserts its
  *   rows in the same transaction; the row lock orders concurrent appenders, so sequence numbers commit in
- *   order and a reader never sees a gap;
+ *   order and a reader never sees a gap; the lock is released at commit, before the WAL flush, and the
+ *   append is acknowledged after it (`appendRows`); a read that saw an append not yet flushed flushes
+ *   before it returns, so nobody is shown what a crash of the server could still take back;
  * - `replace` and `clear` bump the session's `generation`; a worker that syncs and finds another
  *   generation reloads the whole session;
  * - a state key carries a version, and a write applies only over the version this worker last saw
@@ -102,7 +104,7 @@ export class PostgresMessageStore implements MessageStore {
       secrets: postgresCredentials(options.connectionString),
     };
     this.queue = new WriteQueue<Message>({
-      commit: (messages) => this.appendRows(messages),
+      commit: (messages) => appendRows(this.pool, this.names, this, messages),
       grouping: "queued",
       toFailure: (error) => toStoreError(error, this.subject),
     });
@@ -249,12 +251,14 @@ export class PostgresMessageStore implements MessageStore {
   sync(): Promise<StoreUpdate> {
     return this.queue.read(async (): Promise<StoreUpdate> => {
       try {
-        const row = await this.reads.row(this.pool);
+        const { row, isDurable } = await this.reads.row(this.pool);
         if (row.generation !== this.seen.generation) return { kind: "reset", session: await this.readSession() };
         const messages =
           row.lastSeq > this.seen.lastSeq ? await this.reads.messages(this.pool, row.generation, this.seen.lastSeq, row.lastSeq) : [];
         // Fewer rows than the session row promised: another worker replaced the session in between.
         if (messages.length !== row.lastSeq - this.seen.lastSeq) return { kind: "reset", session: await this.readSession() };
+        // Another worker's append may be committed but not yet on disk: make it so before this worker builds on it.
+        if (messages.length > 0 && !isDurable) await flushWal(this.pool, this.names);
         const state = row.stateVersion !== this.seen.stateVersion ? this.takeVersions(await this.reads.state(this.pool)) : undefined;
         this.seen = row;
         if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
@@ -304,25 +308,6 @@ export class PostgresMessageStore implements MessageStore {
     if (unconfirmedWrites > 0) throw new PostgresCloseTimeoutError(this.location, bound, unconfirmedWrites);
   }
 
-  /**
-   * One statement, so one round trip and its own transaction: it reserves the sequence numbers on the
-   * session row (whose lock orders concurrent appenders) and inserts the rows under them.
-   */
-  private async appendRows(messages: readonly Message[]): Promise<void> {
-    const inserted = await this.pool.query(
-      `WITH reserved AS (
-         UPDATE ${this.names.sessions} SET last_seq = last_seq + $2 WHERE session_id = $1 RETURNING generation, last_seq
-       )
-       INSERT INTO ${this.names.messages} (session_id, generation, seq, body)
-       SELECT $1, reserved.generation, reserved.last_seq - $2 + rows.position, rows.body
-       FROM reserved, unnest($3::text[]) WITH ORDINALITY AS rows(body, position)`,
-      [this.sessionId, messages.length, messages.map((message) => JSON.stringify(message))],
-    );
-    // The session row is made at open and never deleted; without it nothing would be stored, so say so.
-    if (inserted.rowCount !== messages.length)
-      throw new ContextStoreCorruptError(this.location, { entry: "session row" }, "it is missing: the tables were changed outside ctxkit");
-  }
-
   private async insertMessages(client: pg.PoolClient, generation: number, firstSeq: number, messages: readonly Message[]): Promise<void> {
     if (messages.length === 0) return;
     await client.query(
@@ -334,12 +319,14 @@ export class PostgresMessageStore implements MessageStore {
   /** The whole session as one snapshot: the row, its messages and its state, however many workers write meanwhile. */
   private async readSession(): Promise<StoredSession> {
     try {
-      return await this.transaction(async (client) => {
-        const { row, messages, state: read } = await this.reads.wholeSession(client);
-        const state = this.takeVersions(read);
-        this.seen = row;
-        return { messages, state };
-      }, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+      const { row, isDurable, messages, state } = await this.transaction(
+        (client) => this.reads.wholeSession(client),
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+      );
+      // A write cannot run in that read-only snapshot: an append it saw that is not yet on disk is flushed after it.
+      if (messages.length > 0 && !isDurable) await flushWal(this.pool, this.names);
+      this.seen = row;
+      return { messages, state: this.takeVersions(state) };
     } catch (error) {
       throw toStoreError(error, this.subject);
     }

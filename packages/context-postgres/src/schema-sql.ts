@@ -4,12 +4,14 @@ export interface TableNames {
   readonly sessions: string;
   readonly messages: string;
   readonly state: string;
+  /** One row per server connection that made an append durable: see `flushWal`. */
+  readonly flushes: string;
 }
 
 /** Quoted, schema-qualified names; the parts were validated as plain identifiers by the config. */
 export function tableNames(schema: string, table: string): TableNames {
   const name = (suffix: string) => `"${schema}"."${table}_${suffix}"`;
-  return { sessions: name("sessions"), messages: name("messages"), state: name("state") };
+  return { sessions: name("sessions"), messages: name("messages"), state: name("state"), flushes: name("flushes") };
 }
 
 // Taken by every migration, so workers starting at once do not race on CREATE.
@@ -20,6 +22,9 @@ export const MIGRATION_LOCK_KEY = 0x63746b74; // "ctkt"
  * handed out in that generation, and a version bumped by every state write.
  * Messages are JSON text, not jsonb: text keeps every key's order, so a message comes back exactly as it
  * was given and a view's prefix stays byte-stable for prompt caching.
+ * The flushes table holds one row per server process (its pid) that made a commit durable: a write of a
+ * row only that connection touches, whose synchronous commit flushes the WAL before it. Process ids are
+ * reused, so it stays bounded: a few dozen bytes for each process id that ever flushed.
  */
 export function migrationSql(schema: string, names: TableNames): string[] {
   return [
@@ -44,6 +49,10 @@ export function migrationSql(schema: string, names: TableNames): string[] {
       value text NOT NULL,
       version bigint NOT NULL,
       PRIMARY KEY (session_id, strategy, key)
+    )`,
+    `CREATE TABLE IF NOT EXISTS ${names.flushes} (
+      backend_pid integer PRIMARY KEY,
+      flushes bigint NOT NULL DEFAULT 0
     )`,
   ];
 }

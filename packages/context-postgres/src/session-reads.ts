@@ -12,6 +12,12 @@ export interface SessionRow {
   readonly stateVersion: number;
 }
 
+/** The session row as one statement read it, and whether all that statement saw was durable then. */
+export interface SessionRowRead {
+  readonly row: SessionRow;
+  readonly isDurable: boolean;
+}
+
 /** The strategies' state, and the version of each key it was read at. */
 export interface StateRead {
   readonly state: Map<string, Map<string, unknown>>;
@@ -31,13 +37,21 @@ export class SessionReads {
     private readonly location: string,
   ) {}
 
-  async row(reader: Reader): Promise<SessionRow> {
-    const result = await reader.query<{ generation: string; last_seq: string; state_version: string }>(
-      `SELECT generation, last_seq, state_version FROM ${this.names.sessions} WHERE session_id = $1`,
+  /**
+   * The session row, and whether everything this statement saw was already flushed to the WAL on disk:
+   * an append commits before its flush (see `appendRows`), so a row it saw may not yet survive a crash of
+   * the server. The WAL's insert position, read after the statement's snapshot was taken, lies past the
+   * commit record of everything the snapshot sees; once the flush position has reached it, all of it is
+   * durable. When not, the caller flushes (`flushWal`) before it shows what it read to anyone.
+   */
+  async row(reader: Reader): Promise<SessionRowRead> {
+    const result = await reader.query<{ generation: string; last_seq: string; state_version: string; durable: boolean }>(
+      `SELECT generation, last_seq, state_version, pg_current_wal_insert_lsn() <= pg_current_wal_flush_lsn() AS durable
+       FROM ${this.names.sessions} WHERE session_id = $1`,
       [this.sessionId],
     );
     const row = result.rows[0];
-    if (row === undefined) return { generation: 0, lastSeq: 0, stateVersion: 0 };
+    if (row === undefined) return { row: { generation: 0, lastSeq: 0, stateVersion: 0 }, isDurable: true };
     const counters = { generation: Number(row.generation), lastSeq: Number(row.last_seq), stateVersion: Number(row.state_version) };
     // bigint columns, but a hand edit can still make one negative or past what JavaScript counts exactly.
     for (const [name, value] of Object.entries(counters)) {
@@ -48,15 +62,15 @@ export class SessionReads {
           `${name} is ${value}, not a count ≥ 0`,
         );
     }
-    return counters;
+    return { row: counters, isDurable: row.durable };
   }
 
   /**
    * The row, every message of its generation and the state, read by one snapshot (`reader` in a
    * REPEATABLE READ transaction): the row's `last_seq` must then count exactly the rows there are.
    */
-  async wholeSession(reader: Reader): Promise<{ readonly row: SessionRow; readonly messages: Message[]; readonly state: StateRead }> {
-    const row = await this.row(reader);
+  async wholeSession(reader: Reader): Promise<SessionRowRead & { readonly messages: Message[]; readonly state: StateRead }> {
+    const { row, isDurable } = await this.row(reader);
     const messages = await this.messages(reader, row.generation, 0, row.lastSeq);
     if (messages.length !== row.lastSeq) {
       throw new PostgresStoreCorruptError(
@@ -65,7 +79,7 @@ export class SessionReads {
         `its last_seq says ${row.lastSeq} messages of generation ${row.generation}, but ${this.names.messages} holds ${messages.length} of them`,
       );
     }
-    return { row, messages, state: await this.state(reader) };
+    return { row, isDurable, messages, state: await this.state(reader) };
   }
 
   /**
