@@ -1,11 +1,18 @@
 // The summary strategy over a replayed 2 000-message session: summarizer calls and input tokens, and what reusing a checkpoint costs.
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { billedTokens, cachedPrefixTokens, PRICE_MODELS } from "@ctxkit/cli/replay";
 import { MemoryMessageStore, type SimpleContextConfig } from "@ctxkit/context-simple";
-import type { ContextEventMap, Message, TokenCounter } from "@ctxkit/core";
+import { toProviderMessages, type ContextEventMap, type Message, type TokenCounter } from "@ctxkit/core";
 import { ContextEngine, countMessageTokens, isSynthetic, resolveTokenCounter, type StateSnapshot } from "@ctxkit/core/kit";
 import { readMessagesFile } from "@ctxkit/core/testing";
-import { createSummaryStrategy, extractiveSummarizer, type Summarizer, type SummaryMetadata } from "@ctxkit/strategy-summary";
+import {
+  createSummaryStrategy,
+  extractiveSummarizer,
+  type Summarizer,
+  type SummarizerRequest,
+  type SummaryMetadata,
+} from "@ctxkit/strategy-summary";
 import type { BenchmarkOptions, Cell, Table } from "../lib/benchmark.js";
 import { formatDuration, median } from "../lib/measure.js";
 import { generateSession } from "../sessions/generate-session.js";
@@ -25,6 +32,38 @@ interface SummarizerMeter {
   calls: number;
   /** Tokens of the previous summaries and messages sent, instructions left out (both sides would send them). */
   inputTokens: number;
+  /** Calls offered the previous request as a cached prefix (`SummarizerRequest.conversation`). */
+  offered: number;
+  /** Whole summary requests, instructions included, billed under each price model: as a transcript, and reusing the prefix. */
+  readonly billed: { transcript: number[]; reused: number[]; transcriptTokens: number; reusedTokens: number };
+}
+
+/**
+ * What one summary request sends and how it is billed, both ways. Transcript: the instructions, previous summary and
+ * rendered messages, which share no prefix with the agent's requests. Reused: the previous request's messages as
+ * sent, then the ask; its prefix is that request's, which the provider cached, priced by the replay's pricing.
+ */
+function billSummaryRequest(meter: SummarizerMeter, request: SummarizerRequest, counter: TokenCounter, messageTokens: number): void {
+  const transcript =
+    countMessageTokens({ role: "system", content: request.instructions }, counter) +
+    (request.previousSummary === undefined ? 0 : counter.count(request.previousSummary)) +
+    messageTokens;
+  const { conversation } = request;
+  let reused = { total: transcript, cached: 0 };
+  if (conversation !== undefined) {
+    const sent = toProviderMessages(conversation.messages);
+    const keys = sent.map((message) => JSON.stringify(message));
+    const tokens = sent.map((message) => countMessageTokens(message, counter));
+    const ask = { role: "user" as const, content: conversation.ask };
+    const total = tokens.reduce((sum, count) => sum + count, 0) + countMessageTokens(ask, counter);
+    reused = { total, cached: cachedPrefixTokens(keys, [...keys, JSON.stringify(ask)], [...tokens, 0]) };
+  }
+  meter.billed.transcriptTokens += transcript;
+  meter.billed.reusedTokens += reused.total;
+  PRICE_MODELS.forEach((model, index) => {
+    meter.billed.transcript[index]! += billedTokens(model, transcript, 0);
+    meter.billed.reused[index]! += billedTokens(model, reused.total, reused.cached);
+  });
 }
 
 /** The extractive summarizer, counting what an LLM summarizer would be sent. */
@@ -33,10 +72,16 @@ function meterSummarizer(counter: TokenCounter): SummarizerMeter {
   const meter: SummarizerMeter = {
     calls: 0,
     inputTokens: 0,
+    offered: 0,
+    billed: { transcript: PRICE_MODELS.map(() => 0), reused: PRICE_MODELS.map(() => 0), transcriptTokens: 0, reusedTokens: 0 },
     summarizer: async (request) => {
       meter.calls += 1;
+      if (request.conversation !== undefined) meter.offered += 1;
       meter.inputTokens += request.previousSummary === undefined ? 0 : counter.count(request.previousSummary);
-      for (const message of request.messages) meter.inputTokens += countMessageTokens(message, counter);
+      let messageTokens = 0;
+      for (const message of request.messages) messageTokens += countMessageTokens(message, counter);
+      meter.inputTokens += messageTokens;
+      billSummaryRequest(meter, request, counter, messageTokens);
       return extractive(request);
     },
   };
@@ -246,6 +291,34 @@ export async function run({ quick }: BenchmarkOptions): Promise<Table[]> {
         "Input tokens: previous summary + the messages sent (tool outputs cut to 2 000 characters); instructions are left out of both columns.",
         "Naive: each summary re-sent every message it covers, from the first, with no previous summary.",
         "A summary sends more than one call only when its new messages exceed maxInputTokens (the budget, at least 16 000).",
+      ],
+    },
+    {
+      title: "Billed input of the summary requests over the replay, as a transcript and reusing the cached prefix (base-price tokens)",
+      columns: [
+        "session",
+        "summarizer calls",
+        "offered the prefix",
+        "tokens sent, transcript",
+        "tokens sent, prefix reuse",
+        ...PRICE_MODELS.flatMap((model) => [`${model.name}, transcript`, `${model.name}, prefix reuse`, `${model.name}, ratio`]),
+      ],
+      rows: replays.map(({ label, meter }) => [
+        label,
+        meter.calls,
+        meter.offered,
+        thousands(meter.billed.transcriptTokens),
+        thousands(meter.billed.reusedTokens),
+        ...PRICE_MODELS.flatMap((_, index) => {
+          const [transcript, reused] = [meter.billed.transcript[index]!, meter.billed.reused[index]!];
+          return [thousands(transcript), thousands(reused), reused === 0 ? "—" : ratio(transcript / reused)];
+        }),
+      ]),
+      notes: [
+        "Whole requests, instructions included. Transcript: today's form (instructions as the system message, then the previous summary and the rendered messages); it shares no prefix with the agent's requests, so nothing of it is read from the cache.",
+        "Prefix reuse (reuseCachedPrefix): the previous request's messages as sent, then one ask; that request cached them, so they are read at the cache price (@ctxkit/cli's prompt-cache pricing: Anthropic reads at 0.1× and writes the rest at 1.25×, OpenAI reads at 0.1× and the rest at 1×).",
+        "A call is offered the prefix when what it summarizes stands whole, in order, in that request (a message clear-tool-results shortened there is not whole); a call not offered it is billed as a transcript in both columns.",
+        "Prefix reuse sends more tokens (the whole previous request, recent messages included) but pays the cache price for nearly all of them.",
       ],
     },
     {
