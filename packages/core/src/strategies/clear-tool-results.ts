@@ -65,9 +65,8 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       const toolIndices: number[] = [];
-      view.entries.forEach((entry, index) => {
-        if (entry.message.role === "tool") toolIndices.push(index);
-      });
+      for (let index = 0; index < view.entries.length; index += 1)
+        if (view.entries[index]!.message.role === "tool") toolIndices.push(index);
       // `slice(0, -0)` would be empty, which is how a "0 protects everything" bug happens elsewhere.
       const clearable = toolIndices.slice(0, Math.max(0, toolIndices.length - keepRecent));
       // A truncation goes to the target, a forced one too (only shortening goes further then).
@@ -127,7 +126,11 @@ function leftForTruncation(view: ViewDraft, isClearable: Uint8Array, reach: numb
   const isDroppable = new Uint8Array(keepableFrom);
   for (const unit of view.units) {
     if (unit.start >= keepableFrom) break;
-    if (canDropUnit(view, unit, protectFirst)) isDroppable.fill(1, unit.start, Math.min(unit.end, keepableFrom));
+    // Only clearable entries are ever asked about: a unit without one (a user message, an answer) is not looked at.
+    const end = Math.min(unit.end, keepableFrom);
+    let holdsClearable = false;
+    for (let index = unit.start; index < end && !holdsClearable; index += 1) holdsClearable = isClearable[index] === 1;
+    if (holdsClearable && canDropUnit(view, unit, protectFirst)) isDroppable.fill(1, unit.start, end);
   }
   return (index) => index < keepableFrom && isDroppable[index] === 1;
 }
