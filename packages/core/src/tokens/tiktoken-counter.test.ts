@@ -1,8 +1,8 @@
 import fc from "fast-check";
-import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens as countCl100k, encode as encodeCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { countTokens as countO200k, encode as encodeO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_PIECE_BYTES, MAX_SCAN_CHARS, type TiktokenEncoding, tiktokenCounter } from "./tiktoken-counter.js";
+import { MAX_PIECE_BYTES, MAX_SCAN_CHARS, type TiktokenEncoding, encodeTokens, tiktokenCounter } from "./tiktoken-counter.js";
 
 // gpt-tokenizer is the oracle: it gives tiktoken's counts. An empty disallowed set makes it read
 // special-token text as plain text, as our counter does, instead of throwing.
@@ -12,6 +12,10 @@ const oracles: Record<TiktokenEncoding, (text: string) => number> = {
   cl100k_base: (text) => countCl100k(text, plainText),
 };
 const encodings: TiktokenEncoding[] = ["o200k_base", "cl100k_base"];
+const encoders: Record<TiktokenEncoding, (text: string) => number[]> = {
+  o200k_base: (text) => encodeO200k(text, plainText),
+  cl100k_base: (text) => encodeCl100k(text, plainText),
+};
 
 const fragments = [
   "the",
@@ -65,6 +69,21 @@ const ordinaryText = fc
   )
   .map((parts) => parts.join(""));
 
+/** Text that is all ASCII (code, words, every control character, whitespace runs): the counter splits it with its ASCII pattern. */
+const asciiText = fc
+  .array(
+    fc.oneof(
+      { arbitrary: fc.constantFrom(...fragments.filter((fragment) => !/[^\x00-\x7f]/.test(fragment))), weight: 3 },
+      {
+        arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)), maxLength: 12 }),
+        weight: 3,
+      },
+      { arbitrary: fc.string({ unit: fc.constantFrom(" ", "\n", "\t", "\r\n", "  ", "\v", "\f"), maxLength: 4 }), weight: 1 },
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(""));
+
 /** A deterministic run of CJK ideographs with no punctuation: one pre-token piece. */
 function chineseRun(length: number): string {
   return Array.from({ length }, (_, index) => String.fromCodePoint(0x4e00 + ((index * 7_919) % 20_000))).join("");
@@ -104,6 +123,16 @@ describe.each(encodings)("tiktokenCounter(%s)", (encoding) => {
           expect(counter.count(text)).toBe(oracle(text));
         }),
         { numRuns: 200 },
+      );
+    });
+
+    it("should split text that is all ASCII into tiktoken's tokens with the ASCII pattern", () => {
+      fc.assert(
+        fc.property(asciiText, (text) => {
+          expect(encodeTokens(text, encoding)).toEqual(encoders[encoding](text));
+          expect(counter.count(text)).toBe(oracle(text));
+        }),
+        { numRuns: 300 },
       );
     });
 
