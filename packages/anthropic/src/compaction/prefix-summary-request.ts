@@ -43,11 +43,12 @@ export function prefixSummaryRequest(
   const last = messages.at(-1);
   if (last?.role === "user" && Array.isArray(last.content)) messages[messages.length - 1] = { ...last, content: [...last.content, ask] };
   else messages.push({ role: "user", content: [ask] });
-  const given = typeof options.system === "string" ? [{ type: "text" as const, text: options.system }] : [...(options.system ?? [])];
-  const system = options.system === "" ? [...(request.system ?? [])] : [...given, ...(request.system ?? [])];
+  // As the loop puts them: the caller's system (a string as one text block, an empty one as none) before the view's.
+  const given = options.system === undefined || options.system === "" ? [] : options.system;
+  const system = [...(typeof given === "string" ? [{ type: "text" as const, text: given }] : given), ...(request.system ?? [])];
   return {
     ...(system.length === 0 ? {} : { system }),
     messages,
-    ...(conversation.tools === undefined ? {} : { tools: conversation.tools as MessageCreateParamsNonStreaming["tools"] & unknown[] }),
+    ...(conversation.tools === undefined ? {} : { tools: conversation.tools as NonNullable<MessageCreateParamsNonStreaming["tools"]> }),
   };
 }
