@@ -4,4 +4,7 @@ export default definePackageConfig({
   entry: { index: "src/index.ts", kit: "src/kit.ts", "testing/index": "src/testing/index.ts" },
   // The rank tables with their hash index prebuilt (dist/ranks/*.bin): the first exact count reads one file.
   onSuccess: "node scripts/rank-index.mjs",
+  // zod's functional API (zod/mini, all core's schemas use) goes into the build: a fresh process then loads one chunk,
+  // not zod's hundred ES modules. zod stays a dependency, for the schemas' types.
+  noExternal: [/^zod(\/|$)/],
 });
