@@ -109,6 +109,29 @@ describe("clearToolResults", () => {
       expect(bare.view.entries[2]!.message.content).toBe(`[tool result cleared to save context: ${view.entries[2]!.tokens} tokens]`);
     });
 
+    it("should leave out, with skipShownIdentifiers, the identifiers a newer result still shows, and only those", async () => {
+      const padding = "padding line\n".repeat(40);
+      const older = `src/shared/config.ts\nsrc/only_old/reader.ts\n${padding}`;
+      const newer = `src/shared/config.ts\nsrc/only_new/writer.ts\n${padding}`;
+      const view = createTestView([
+        userMessage("read"),
+        toolCallMessage("a"),
+        toolResultMessage("a", older),
+        toolCallMessage("b"),
+        toolResultMessage("b", newer),
+        userMessage("next"),
+      ]);
+      const skipping = await clearToolResults({ keepRecent: 1, skipShownIdentifiers: true }).apply(view, roomyContext());
+      expect(skipping.view.entries[2]!.message.content).toBe(
+        `[tool result cleared to save context: ${view.entries[2]!.tokens} tokens; it named: src/only_old/reader.ts]`,
+      );
+      const listing = await clearToolResults({ keepRecent: 1 }).apply(view, roomyContext());
+      expect(listing.view.entries[2]!.message.content).toContain("src/shared/config.ts, src/only_old/reader.ts");
+      // The newest result names the shared path in turn, since nothing after it does.
+      const all = await clearToolResults({ keepRecent: 0, skipShownIdentifiers: true }).apply(view, roomyContext());
+      expect(all.view.entries[4]!.message.content).toContain("src/shared/config.ts, src/only_new/writer.ts");
+    });
+
     it("should use a given text or function", async () => {
       const view = createTestView(toolHistory(2));
       const fixed = await clearToolResults({ keepRecent: 0, placeholder: "[gone]" }).apply(view, roomyContext());

@@ -5,7 +5,7 @@ import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
-import { contentText, digestToolResult } from "./tool-result-digest.js";
+import { contentText, digestToolResult, listIdentifiers } from "./tool-result-digest.js";
 
 const NAME = "clear-tool-results";
 
@@ -26,6 +26,12 @@ export interface ClearToolResultsOptions {
    * left, since the engine truncates any view over the budget. Default false.
    */
   truncateFollows?: boolean;
+  /**
+   * With it, the default placeholder leaves out the identifiers that a newer tool result of the view still
+   * shows (whole, cleared or stubbed), so a path that many results name is listed once, by the newest,
+   * rather than in every placeholder. Default false.
+   */
+  skipShownIdentifiers?: boolean;
 }
 
 type Placeholder = (originalTokens: number, message: ToolMessage) => string;
@@ -43,11 +49,15 @@ export const optionsSchema = z.strictObject({
   ),
   maxIdentifiers: z._default(z.number().check(z.int(), z.nonnegative()), 80),
   truncateFollows: z._default(z.boolean(), false),
+  skipShownIdentifiers: z._default(z.boolean(), false),
 });
 
-function defaultPlaceholder(maxIdentifiers: number): Placeholder {
+function defaultPlaceholder(maxIdentifiers: number, isShown?: (identifier: string) => boolean): Placeholder {
   return (originalTokens, message) => {
-    const digest = maxIdentifiers === 0 ? "" : digestToolResult(contentText(message.content), { maxIdentifiers });
+    const digest =
+      maxIdentifiers === 0
+        ? ""
+        : digestToolResult(contentText(message.content), { maxIdentifiers, ...(isShown === undefined ? {} : { isShown }) });
     return `[tool result cleared to save context: ${originalTokens} tokens${digest === "" ? "" : `; ${digest}`}]`;
   };
 }
@@ -57,8 +67,10 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
     keepRecent,
     maxIdentifiers,
     truncateFollows,
-    placeholder = defaultPlaceholder(maxIdentifiers),
+    skipShownIdentifiers,
+    placeholder: givenPlaceholder,
   } = parseConfig(NAME, optionsSchema, options ?? {});
+  const placeholder = givenPlaceholder ?? defaultPlaceholder(maxIdentifiers);
   const placeholderFor = typeof placeholder === "string" ? () => placeholder : placeholder;
 
   return {
@@ -87,12 +99,11 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
         if (entry.source.kind !== "history" || findContextEdit(entry)?.strategy === NAME) continue;
         if (!isProtectedEntry(view, index, context.protectFirst).canAlter) continue;
         const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
-        const cleared = replaceEntryMessage(
-          entry,
-          { ...message, content: placeholderFor(originalTokens, message) },
-          NAME,
-          context.countMessage,
-        );
+        const content =
+          skipShownIdentifiers && givenPlaceholder === undefined
+            ? defaultPlaceholder(maxIdentifiers, shownByNewerResult(view, index))(originalTokens, message)
+            : placeholderFor(originalTokens, message);
+        const cleared = replaceEntryMessage(entry, { ...message, content }, NAME, context.countMessage);
         if (cleared.tokens >= entry.tokens) continue;
         entries ??= [...view.entries];
         entries[index] = cleared;
@@ -101,6 +112,35 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
       return entries === undefined ? { view, applied: false } : { view: redraftEntries(view, entries), applied: true };
     },
   };
+}
+
+// Messages are frozen and shared by every view over them, so a result is read once however many compactions see it.
+const identifiersByMessage = new WeakMap<object, readonly string[]>();
+const lastShownByView = new WeakMap<ViewDraft, Map<string, number>>();
+
+/**
+ * Whether an identifier is shown by a tool result of `view` after `index` (whole, cleared or stubbed: each
+ * of those forms lists it). Only results count: a text or a tool call is stubbed to its head and tail when
+ * the view runs short, which keeps few of its names. One scan of the view per compaction.
+ */
+function shownByNewerResult(view: ViewDraft, index: number): (identifier: string) => boolean {
+  let lastShown = lastShownByView.get(view);
+  if (lastShown === undefined) {
+    const positions = new Map<string, number>();
+    view.entries.forEach((entry, position) => {
+      if (entry.message.role !== "tool") return;
+      let identifiers = identifiersByMessage.get(entry.message);
+      if (identifiers === undefined) {
+        identifiers = listIdentifiers(contentText(entry.message.content), Number.POSITIVE_INFINITY).identifiers;
+        identifiersByMessage.set(entry.message, identifiers);
+      }
+      for (const identifier of identifiers) positions.set(identifier, position);
+    });
+    lastShownByView.set(view, positions);
+    lastShown = positions;
+  }
+  const shown = lastShown;
+  return (identifier) => (shown.get(identifier) ?? -1) > index;
 }
 
 /**

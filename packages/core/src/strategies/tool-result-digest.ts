@@ -42,13 +42,17 @@ const mayHoldIdentifier = (text: string) => /[/_.\d]/.test(text) || /[a-z][A-Z]/
 const SCANNED_CHARS = 20_000;
 
 /** The distinct identifiers of `text` (its first 20 000 characters) in order of first appearance, at most `maxCount`. */
-export function listIdentifiers(text: string, maxCount: number): { identifiers: string[]; total: number } {
+export function listIdentifiers(
+  text: string,
+  maxCount: number,
+  isShown?: (identifier: string) => boolean,
+): { identifiers: string[]; total: number } {
   const seen = new Set<string>();
   const scanned = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
   if (!mayHoldIdentifier(scanned)) return { identifiers: [], total: 0 };
   for (const match of scanned.matchAll(CANDIDATE)) {
     const token = match[0].replace(/^[.\-@]+|[./\-@]+$/g, "");
-    if (isIdentifier(token)) seen.add(token);
+    if (isIdentifier(token) && isShown?.(token) !== true) seen.add(token);
   }
   return { identifiers: [...seen].slice(0, maxCount), total: seen.size };
 }
@@ -62,6 +66,8 @@ export function contentText(content: string | readonly ContentPart[] | null): st
 export interface DigestOptions {
   /** At most this many identifiers are listed. */
   readonly maxIdentifiers: number;
+  /** Identifiers the view shows elsewhere, left out of the list. */
+  readonly isShown?: (identifier: string) => boolean;
 }
 
 /**
@@ -79,7 +85,7 @@ export function digestToolResult(text: string, options: DigestOptions): string {
   if (errorLine !== undefined && errorLine !== "") {
     parts.push(`first error: ${errorLine.length > ERROR_LINE_CHARS ? `${errorLine.slice(0, ERROR_LINE_CHARS)}…` : errorLine}`);
   }
-  const { identifiers, total } = listIdentifiers(text, options.maxIdentifiers);
+  const { identifiers, total } = listIdentifiers(text, options.maxIdentifiers, options.isShown);
   if (identifiers.length > 0)
     parts.push(`it named: ${identifiers.join(", ")}${total > identifiers.length ? ` and ${total - identifiers.length} more` : ""}`);
   return parts.join("; ");

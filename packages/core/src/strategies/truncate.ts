@@ -4,6 +4,7 @@ import { isSummaryEntry } from "../messages/summary-coverage.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
 import { parseConfig } from "../modules/parse-config.js";
+import { createDroppedIdentifiersNote, noteCapacity, readNote } from "./dropped-identifiers-note.js";
 
 const NAME = "truncate";
 
@@ -13,15 +14,53 @@ export interface TruncateOptions {
    * two wins), e.g. to keep a task statement that is not pinned. Default 0.
    */
   protectFirst?: number;
+  /**
+   * With it, the dropped units leave one note where they stood, naming up to this many identifiers (paths,
+   * names, ids) they held that the rest of the view does not show, the most recently dropped first; the
+   * next truncation merges its drops into that note rather than adding another. Default 0: no note.
+   */
+  noteIdentifiers?: number;
+  /** With it, the note lists at most one identifier per this many tokens of the budget (and `noteIdentifiers` at most). A whole number. */
+  budgetTokensPerIdentifier?: number;
 }
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
   protectFirst: z._default(z.number().check(z.int(), z.nonnegative()), 0),
+  noteIdentifiers: z._default(z.number().check(z.int(), z.nonnegative()), 0),
+  budgetTokensPerIdentifier: z.optional(z.number().check(z.int(), z.positive())),
 });
 
+/** Adds to `dropped` the units to drop, oldest first, until the view's tokens are at or below `target`; summaries on the pass marked `true`. */
+function chooseDrops(
+  view: ViewDraft,
+  droppable: readonly boolean[],
+  isSummary: readonly boolean[],
+  target: number,
+  passes: readonly boolean[],
+  dropped: Set<number>,
+): void {
+  let tokens = view.tokens;
+  for (const index of dropped) tokens -= unitTokens(view, index);
+  for (const isSummaryPass of passes) {
+    view.units.forEach((_, index) => {
+      if (tokens <= target || !droppable[index] || isSummary[index] !== isSummaryPass || dropped.has(index)) return;
+      dropped.add(index);
+      tokens -= unitTokens(view, index);
+    });
+  }
+}
+
+function unitTokens(view: ViewDraft, index: number): number {
+  const unit = view.units[index]!;
+  let tokens = 0;
+  for (let position = unit.start; position < unit.end; position += 1) tokens += view.entries[position]!.tokens;
+  return tokens;
+}
+
 export function truncate(options?: TruncateOptions): Strategy {
-  const { protectFirst: ownProtectFirst } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { protectFirst: ownProtectFirst, noteIdentifiers, budgetTokensPerIdentifier } = parseConfig(NAME, optionsSchema, options ?? {});
+  const limits = { maxIdentifiers: noteIdentifiers, ...(budgetTokensPerIdentifier === undefined ? {} : { budgetTokensPerIdentifier }) };
 
   return {
     name: NAME,
@@ -32,24 +71,83 @@ export function truncate(options?: TruncateOptions): Strategy {
         for (let position = unit.start; position < unit.end; position += 1) if (isSummaryEntry(view.entries[position]!)) return true;
         return false;
       });
-      const dropped = new Set<number>();
-      let tokens = view.tokens;
       // Oldest first, and a summary only when nothing else is left to drop: it stands for many units.
       // A protected unit is stepped over rather than ending the walk, so a pinned or system message in
       // the middle does not shield everything after it.
-      for (const isSummaryPass of [false, true]) {
-        view.units.forEach((unit, index) => {
-          if (tokens <= context.target || !droppable[index] || isSummary[index] !== isSummaryPass) return;
-          dropped.add(index);
-          for (let position = unit.start; position < unit.end; position += 1) tokens -= view.entries[position]!.tokens;
-        });
-      }
+      const dropped = new Set<number>();
+      chooseDrops(view, droppable, isSummary, context.target, [false, true], dropped);
       if (dropped.size === 0) return { view, applied: false };
-      const kept: ViewEntry[] = [];
-      view.units.forEach((unit, index) => {
-        if (!dropped.has(index)) for (let position = unit.start; position < unit.end; position += 1) kept.push(view.entries[position]!);
-      });
-      return { view: createViewDraft(kept), applied: true };
+      const capacity = noteCapacity(limits, context.budget);
+      const note = capacity > 0 ? noteFor(view, dropped, capacity, context) : undefined;
+      if (note === undefined) return { view: createViewDraft(keptEntries(view, dropped)), applied: true };
+      // The note takes room: what it adds over the note it replaces is found among the other old units.
+      let { entry } = note;
+      if (entry !== undefined && note.tokens > context.target) {
+        chooseDrops(view, droppable, isSummary, context.target - (entry.tokens - note.replacedTokens), [false], dropped);
+        entry = noteFor(view, dropped, capacity, context)?.entry;
+      }
+      return { view: createViewDraft(keptEntries(view, dropped, note.position, entry)), applied: true };
     },
   };
+}
+
+/**
+ * The note for `dropped`: it replaces the view's previous note where that stood, or stands where the
+ * first dropped unit did. `undefined` when the truncation dropped the previous note itself (nothing else
+ * was left), since the room it took is what the view needed.
+ */
+function noteFor(
+  view: ViewDraft,
+  dropped: ReadonlySet<number>,
+  capacity: number,
+  context: StrategyContext,
+): { entry: ViewEntry | undefined; position: number; tokens: number; replacedTokens: number } | undefined {
+  let previousPosition = -1;
+  for (let position = 0; position < view.entries.length && previousPosition === -1; position += 1)
+    if (readNote(view.entries[position]!) !== undefined) previousPosition = position;
+  const droppedEntries: ViewEntry[] = [];
+  const kept: ViewEntry[] = [];
+  let firstDropped = -1;
+  let isPreviousDropped = false;
+  let tokens = 0;
+  view.units.forEach((unit, index) => {
+    const isDropped = dropped.has(index);
+    if (isDropped && firstDropped === -1) firstDropped = unit.start;
+    for (let position = unit.start; position < unit.end; position += 1) {
+      const entry = view.entries[position]!;
+      if (!isDropped) {
+        if (position !== previousPosition) kept.push(entry);
+        if (position !== previousPosition) tokens += entry.tokens;
+      } else if (position === previousPosition) isPreviousDropped = true;
+      else droppedEntries.push(entry);
+    }
+  });
+  if (isPreviousDropped) return undefined;
+  const previousEntry = previousPosition === -1 ? undefined : view.entries[previousPosition]!;
+  const entry = createDroppedIdentifiersNote({
+    dropped: droppedEntries,
+    previous: previousEntry === undefined ? undefined : readNote(previousEntry),
+    kept,
+    capacity,
+    countMessage: context.countMessage,
+  });
+  return {
+    entry,
+    position: previousPosition === -1 ? firstDropped : previousPosition,
+    tokens: tokens + (entry?.tokens ?? 0),
+    replacedTokens: previousEntry?.tokens ?? 0,
+  };
+}
+
+/** The entries of the units not dropped, in order, with `note` (if any) at `notePosition` in place of what stood there. */
+function keptEntries(view: ViewDraft, dropped: ReadonlySet<number>, notePosition = -1, note?: ViewEntry): ViewEntry[] {
+  const kept: ViewEntry[] = [];
+  view.units.forEach((unit, index) => {
+    if (unit.start <= notePosition && notePosition < unit.end && note !== undefined) kept.push(note);
+    if (!dropped.has(index))
+      for (let position = unit.start; position < unit.end; position += 1)
+        if (position !== notePosition || note === undefined || readNote(view.entries[position]!) === undefined)
+          kept.push(view.entries[position]!);
+  });
+  return kept;
 }

@@ -1,0 +1,137 @@
+// What `truncate` leaves of the units it drops: one note, where they stood, naming the identifiers they held
+// (paths, names, ids), so a session that outgrows its budget many times over still knows what its past was about.
+import { deepFreeze } from "../messages/deep-freeze.js";
+import type { Message } from "../messages/message.js";
+import { isSummaryEntry, SUMMARY_SOURCE } from "../messages/summary-coverage.js";
+import type { ViewEntry } from "../pipeline/strategy.js";
+import { contentText, listIdentifiers } from "./tool-result-digest.js";
+
+/** `metadata.ctxkit[NOTE_KEY]` on the note: what it lists, so the next truncation merges rather than re-reads its text. */
+const NOTE_KEY = "droppedIdentifiers";
+
+/** How many identifiers the note lists, and at most one per how many tokens of the budget. */
+export interface NoteLimits {
+  readonly maxIdentifiers: number;
+  readonly budgetTokensPerIdentifier?: number;
+}
+
+/** What the note carries in `metadata.ctxkit[NOTE_KEY]`, each list most recently dropped first. */
+interface NoteMetadata {
+  /** What the user and the model wrote: texts and tool-call argument values, the names the session worked with. */
+  readonly named: readonly string[];
+  /** What tool results showed (a listing, a file), at most `SEEN_PER_RESULT` of each. */
+  readonly seen: readonly string[];
+  /** History messages dropped since the view began, over every truncation the note stands for. */
+  readonly droppedMessages: number;
+}
+
+/** A tool result lists many names the session never used (a directory listing, say): only its first few go in the note. */
+const SEEN_PER_RESULT = 10;
+
+/** The most identifiers a note lists for `budget`. */
+export function noteCapacity(limits: NoteLimits, budget: number): number {
+  const { maxIdentifiers, budgetTokensPerIdentifier } = limits;
+  return budgetTokensPerIdentifier === undefined
+    ? maxIdentifiers
+    : Math.min(maxIdentifiers, Math.floor(budget / budgetTokensPerIdentifier));
+}
+
+// Messages are frozen and shared by every view over them, so a message is read once however many views keep it.
+const identifiersByMessage = new WeakMap<Message, readonly string[]>();
+
+/** The string values of a tool call's JSON arguments (never its keys, which name the tool's parameters), or the raw text. */
+function argumentValues(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [text];
+  }
+  const values: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value === "string") values.push(value);
+    else if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (value !== null && typeof value === "object") for (const child of Object.values(value)) visit(child);
+  };
+  visit(parsed);
+  return values;
+}
+
+/** The distinct identifiers of a message's text and tool-call argument values, in order of first appearance. */
+function identifiersOf(message: Message): readonly string[] {
+  let identifiers = identifiersByMessage.get(message);
+  if (identifiers === undefined) {
+    const texts = [contentText(message.content)];
+    if (message.role === "assistant") for (const call of message.tool_calls ?? []) texts.push(...argumentValues(call.function.arguments));
+    const found = new Set<string>();
+    for (const text of texts) for (const identifier of listIdentifiers(text, Number.POSITIVE_INFINITY).identifiers) found.add(identifier);
+    identifiers = Object.freeze([...found]);
+    identifiersByMessage.set(message, identifiers);
+  }
+  return identifiers;
+}
+
+/** The note's own record, when `entry` is a note this module made (never read from a history message's metadata). */
+export function readNote(entry: ViewEntry): NoteMetadata | undefined {
+  if (!isSummaryEntry(entry)) return undefined;
+  const note = entry.message.metadata?.ctxkit?.[NOTE_KEY] as Partial<NoteMetadata> | undefined;
+  if (!Array.isArray(note?.named) || !Array.isArray(note.seen) || typeof note.droppedMessages !== "number") return undefined;
+  return { named: note.named, seen: note.seen, droppedMessages: note.droppedMessages };
+}
+
+export interface NoteInput {
+  /** The entries this truncation drops, in view order. */
+  readonly dropped: readonly ViewEntry[];
+  /** The note the view held before, if any. */
+  readonly previous: NoteMetadata | undefined;
+  /** The entries that stay: what they still show needs no listing. */
+  readonly kept: readonly ViewEntry[];
+  readonly capacity: number;
+  readonly countMessage: (message: Message) => number;
+}
+
+/** `first`, then what `rest` adds, without what `visible` shows, at most `capacity`. */
+function mergeLists(first: readonly string[], rest: readonly string[], visible: ReadonlySet<string>, capacity: number): string[] {
+  const merged = new Set<string>();
+  for (const list of [first, rest])
+    for (const identifier of list) {
+      if (merged.size >= capacity) return [...merged];
+      if (!visible.has(identifier)) merged.add(identifier);
+    }
+  return [...merged];
+}
+
+/**
+ * The note for a truncation: the identifiers the newly dropped texts and tool calls named, newest message
+ * first, then the previous note's; after them, in the same order, those their tool results showed. Those
+ * the kept entries still show are left out, and at most `capacity` are listed; `undefined` when there is
+ * none to list. Deterministic, so the same drops give the same note byte for byte.
+ */
+export function createDroppedIdentifiersNote(input: NoteInput): ViewEntry | undefined {
+  const { dropped, previous, kept, capacity, countMessage } = input;
+  if (capacity <= 0) return undefined;
+  const visible = new Set<string>();
+  for (const entry of kept) if (!isSummaryEntry(entry)) for (const identifier of identifiersOf(entry.message)) visible.add(identifier);
+  const named: string[] = [];
+  const seen: string[] = [];
+  let droppedMessages = previous?.droppedMessages ?? 0;
+  for (let position = dropped.length - 1; position >= 0; position -= 1) {
+    const entry = dropped[position]!;
+    if (readNote(entry) !== undefined) continue;
+    if (entry.source.kind === "history") droppedMessages += 1;
+    const identifiers = identifiersOf(entry.message);
+    if (entry.message.role === "tool") seen.push(...identifiers.slice(0, SEEN_PER_RESULT));
+    else named.push(...identifiers);
+  }
+  const metadata: NoteMetadata = {
+    named: mergeLists(named, previous?.named ?? [], visible, capacity),
+    seen: mergeLists(seen, previous?.seen ?? [], visible, capacity),
+    droppedMessages,
+  };
+  const listed = mergeLists(metadata.named, metadata.seen, new Set(), capacity);
+  if (listed.length === 0) return undefined;
+  const content = `[${droppedMessages} earlier messages were dropped to save context; they named: ${listed.join(", ")}]`;
+  const message: Message = { role: "user", content, metadata: { ctxkit: { source: SUMMARY_SOURCE, [NOTE_KEY]: metadata } } };
+  // Metadata is never sent, so it does not change the count.
+  return deepFreeze({ message, tokens: countMessage(message), source: { kind: "synthetic", origin: SUMMARY_SOURCE } });
+}
