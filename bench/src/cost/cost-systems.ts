@@ -55,6 +55,20 @@ function candidate(label: string, summary: string, config: () => SimpleContextCo
   return { ...ctxkit(label, summary, config), isCandidate: true };
 }
 
+/**
+ * The default pipeline with its placeholders leaving out what a newer result still shows
+ * (`skipShownIdentifiers`), or truncate's note of the identifiers it dropped (one per `note` tokens of the
+ * budget, 200 at most), or both.
+ */
+function withIdentifierLevers(skipShownIdentifiers: boolean, note?: number): SimpleContextConfig["strategies"] {
+  return [
+    { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers } },
+    "trim-long-text",
+    note === undefined ? "truncate" : { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: note } },
+    STUBS,
+  ];
+}
+
 /** A peer from src/peers, through its ContextSession; LangChain's counter memoized (the same counts, so the same views). */
 function peer(
   label: string,
@@ -211,14 +225,19 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
     () => PREVIOUS_RATIOS,
   ),
   candidate(
-    "default at 0.7/0.18",
-    "default at 0.7/0.18: the default compacting to 18% of the budget instead of 20% (cheaper, deeper compactions).",
-    () => ({ targetRatio: 0.18 }),
+    "default, placeholders skip shown + note",
+    "default, placeholders skip shown + note: placeholders leave out identifiers a newer result shows, and truncate leaves a note of the identifiers it dropped (one per 120 tokens of the budget, 200 at most).",
+    () => ({ strategies: withIdentifierLevers(true, 120) }),
   ),
   candidate(
-    "default at 0.7/0.25",
-    "default at 0.7/0.25: the default compacting to 25% of the budget instead of 20% (more kept per compaction).",
-    () => ({ targetRatio: 0.25 }),
+    "default, placeholders skip shown",
+    "default, placeholders skip shown: the default with placeholders that leave out identifiers a newer result shows.",
+    () => ({ strategies: withIdentifierLevers(true) }),
+  ),
+  candidate(
+    "default + note",
+    "default + note: the default with truncate leaving a note of the identifiers it dropped (one per 120 tokens of the budget, 200 at most).",
+    () => ({ strategies: withIdentifierLevers(false, 120) }),
   ),
   ctxkit("ctxkit truncate", 'ctxkit truncate: preset "truncate".', () => ({ preset: "truncate" })),
   ctxkit(
