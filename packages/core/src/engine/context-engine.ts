@@ -6,8 +6,7 @@
 // queue (the async ones only await event handlers, a provider's budget and strategies):
 // - `SessionHistory` (session-history.ts): the history kept in step with the store;
 // - `ViewBuilder` (view-builder.ts): a request's view, from these three:
-//   - `RequestPlanner` (request-planner.ts): the budget (overflow shrink, calibration, overhead) and
-//     whether, and why, the request compacts;
+//   - `RequestPlanner` (request-planner.ts): the budget (overflow shrink, calibration, overhead) and whether, and why, it compacts;
 //   - `ViewTail` (view-tail.ts): the view, its settled prefix, and its tail kept in step with the history;
 //   - `CompactionPass` (compaction-pass.ts): one compaction of the view;
 // - `BackgroundWork` (background-work.ts): strategies' `observe`, off the request path;
@@ -62,9 +61,8 @@ import { CompactionUndo } from "./undo-compaction.js";
 export type { ContextEngineOptions };
 
 /**
- * A context manager over any `MessageStore`. Every write goes to the store first, in call order; every
- * read is served from memory (after a `sync` for a store that several processes write). Operations are
- * serialized; a failed write stops the manager with `ContextClosedError`.
+ * A context manager over any `MessageStore`. Every write goes to the store first, in call order; every read is served from memory
+ * (after a `sync` for a store that several processes write). Operations are serialized; a failed write stops it: `ContextClosedError`.
  */
 export class ContextEngine
   implements
@@ -151,7 +149,7 @@ export class ContextEngine
     return this.gate.whenUsable(() => {
       // In call order and before any await: validate, hand the record to the store, then apply it in memory.
       const parsed = parseMessage(message);
-      const durable = this.gate.write(() => this.store.append(parsed));
+      const durable = this.gate.writeHistory(() => this.store.append(parsed));
       const applied = this.queue.run(() => {
         // A shared store hands every message back through sync, in the one order all writers see.
         if (this.store.sync === undefined) this.history.append(parsed);
@@ -175,7 +173,7 @@ export class ContextEngine
         return this.queue.run(() =>
           reportIgnoredSet(this.events, { file: this.store.location, storedCount: this.history.length, givenCount: parsed.length }),
         );
-      const durable = this.gate.write(() => this.store.replace(parsed, this.states.state.snapshot()));
+      const durable = this.gate.writeHistory(() => this.store.replace(parsed, this.states.state.snapshot()));
       const applied = this.queue.run(() => this.reset(parsed));
       return settleBoth(durable, applied);
     });
@@ -193,7 +191,7 @@ export class ContextEngine
       return this.read(undefined, async () => {
         while (!this.syncs.isCaughtUp) await this.syncs.catchUp();
         if (!isSameHistory(this.history.messages, expected)) throw new ContextHistoryConflictError(this.store.location, expected.length);
-        await this.gate.write(() => this.store.replace(parsed, this.states.state.snapshot(), { length: expected.length }));
+        await this.gate.writeHistory(() => this.store.replace(parsed, this.states.state.snapshot(), { length: expected.length }));
         this.reset(parsed);
       });
     });
@@ -203,7 +201,7 @@ export class ContextEngine
   clear(): Promise<void> {
     return this.gate.whenUsable(() => {
       this.ignoresSetMessages = false;
-      const durable = this.gate.write(() => this.store.clear(this.states.state.snapshot()));
+      const durable = this.gate.writeHistory(() => this.store.clear(this.states.state.snapshot()));
       const applied = this.queue.run(async () => {
         this.ignoresSetMessages = false;
         this.reset([]);
@@ -370,6 +368,7 @@ export class ContextEngine
     this.states.state.load(session.state);
     this.pins.reload();
     this.undo.noticeUndos();
+    this.views.planner.recordStoredActivity(session.lastAddedAt, this.gate.firstHistoryWriteAt);
     const droppedBytes = session.droppedBytes ?? 0;
     if (droppedBytes > 0) await this.events.emit("context:recover", { file: this.store.location, droppedBytes });
   }
@@ -380,6 +379,7 @@ export class ContextEngine
       await this.apply(update.session);
     } else if (update.kind === "appended") {
       this.history.appendStored(update.messages);
+      this.views.planner.recordStoredActivity(update.lastAddedAt, this.gate.firstHistoryWriteAt);
       if (update.state !== undefined) {
         this.states.state.load(update.state);
         this.pins.reload();

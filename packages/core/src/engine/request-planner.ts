@@ -67,6 +67,11 @@ export class RequestPlanner {
   private growthPerRequest: number | undefined;
   /** When the last request was served, for the cache's lifetime. */
   private lastServedAt: number | undefined;
+  /**
+   * When the store says the session's newest message was added (`lastAddedAt`), before this manager served a
+   * request: a resumed session's pause, which this process's own clock cannot have seen.
+   */
+  private storedActivityAt: number | undefined;
   /** The figures of the latest `reasonFor`: the request being built, whose compaction (or not) they decided. */
   private latest: { viewTokens: number; budget: number; decision: CompactionDecision | undefined } | undefined;
   /** Requests since the last compaction that the decision deferred, their view past the threshold. */
@@ -166,9 +171,26 @@ export class RequestPlanner {
       growthPerRequest: this.growthPerRequest,
       requestsServed: this.requestsServed,
       stablePrefixTokens: this.stablePrefixTokens(),
-      idleMs: this.lastServedAt === undefined ? undefined : Date.now() - this.lastServedAt,
+      idleMs: this.idleMs(),
       pricing: this.pricing,
     });
+  }
+
+  /** Since the last request served, or else since the store's newest message was added (never negative); undefined when unknown. */
+  private idleMs(): number | undefined {
+    const since = this.lastServedAt ?? this.storedActivityAt;
+    return since === undefined ? undefined : Math.max(0, Date.now() - since);
+  }
+
+  /**
+   * The store reported when the session's newest message was added (`lastAddedAt`); the latest such time
+   * counts. A time at or after `ownWritesSince` (this manager's first write of the history) may be its own
+   * append's, which says nothing of the pause before this process took the session up, so it is left out.
+   */
+  recordStoredActivity(addedAt: number | undefined, ownWritesSince: number | undefined): void {
+    if (addedAt === undefined || !Number.isFinite(addedAt)) return;
+    if (ownWritesSince !== undefined && addedAt >= ownWritesSince) return;
+    this.storedActivityAt = this.storedActivityAt === undefined ? addedAt : Math.max(this.storedActivityAt, addedAt);
   }
 
   /**
@@ -264,6 +286,7 @@ export class RequestPlanner {
     this.lastUsage = undefined;
     this.growthPerRequest = undefined;
     this.lastServedAt = undefined;
+    this.storedActivityAt = undefined;
     this.latest = undefined;
     this.deferredRequests = 0;
     this.requestsServed = 0;

@@ -59,6 +59,15 @@ export class StoreGate {
     }
   }
 
+  /** When the manager first wrote the history (`Date.now()`): a time the store reports from then on may be its own write's. */
+  firstHistoryWriteAt: number | undefined;
+
+  /** `write` for messages or a whole history, the first one's call time kept in `firstHistoryWriteAt`. */
+  writeHistory(issue: () => Promise<void>): Promise<void> {
+    this.firstHistoryWriteAt ??= Date.now();
+    return this.write(issue);
+  }
+
   /**
    * Hands a write to the store in call order (after the open, for calls made while it runs). A failed
    * write leaves memory ahead of the store, so the manager stops: this write's caller, every pending

@@ -16,6 +16,22 @@ describe("MemoryMessageStore", () => {
     expect(session.state.get("summary")?.get("through")).toBe(3);
   });
 
+  it("should report when its newest message was appended, after a reopen too, and no time after a replace", async () => {
+    const store = new MemoryMessageStore();
+    await store.open();
+    expect((await store.load()).lastAddedAt).toBeUndefined();
+    const before = Date.now();
+    await store.append(userMessage("timed"));
+    const after = Date.now();
+    await store.close();
+    await store.open();
+    const { lastAddedAt } = await store.load();
+    expect(lastAddedAt).toBeGreaterThanOrEqual(before);
+    expect(lastAddedAt).toBeLessThanOrEqual(after);
+    await store.replace([userMessage("set")], new Map());
+    expect((await store.load()).lastAddedAt).toBeUndefined();
+  });
+
   it("should replace and clear the messages while keeping the state given", async () => {
     const store = new MemoryMessageStore();
     await store.open();

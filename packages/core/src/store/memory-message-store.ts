@@ -15,6 +15,8 @@ export class MemoryMessageStore implements MessageStore {
   private messages: Message[] = [];
   private state = new Map<string, Map<string, unknown>>();
   private isOpen = false;
+  /** When the newest message was appended; unknown after a `replace` or `clear`. */
+  private lastAddedAt: number | undefined;
 
   constructor(sessionId = `memory-${(nextSession += 1)}`) {
     this.sessionId = sessionId;
@@ -27,11 +29,18 @@ export class MemoryMessageStore implements MessageStore {
   }
 
   load(): Promise<StoredSession> {
-    return this.whenOpen(() => ({ messages: this.messages.slice(), state: copyState(this.state) }));
+    return this.whenOpen(() => ({
+      messages: this.messages.slice(),
+      state: copyState(this.state),
+      ...(this.lastAddedAt === undefined ? {} : { lastAddedAt: this.lastAddedAt }),
+    }));
   }
 
   append(message: Message): Promise<void> {
-    return this.whenOpen(() => void this.messages.push(message));
+    return this.whenOpen(() => {
+      this.messages.push(message);
+      this.lastAddedAt = Date.now();
+    });
   }
 
   writeState(change: StateChange): Promise<void> {
@@ -53,6 +62,7 @@ export class MemoryMessageStore implements MessageStore {
         throw new ContextHistoryConflictError(this.location, expected.length);
       this.messages = messages.slice();
       this.state = copyState(state);
+      this.lastAddedAt = undefined;
     });
   }
 

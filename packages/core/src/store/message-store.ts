@@ -16,6 +16,14 @@ export interface StoredSession {
   readonly state: StateSnapshot;
   /** Bytes of a torn final record (a crash mid-write) that were cut off; 0 or absent when the store ended cleanly. */
   readonly droppedBytes?: number;
+  /**
+   * When the newest message was appended (epoch milliseconds, `Date.now()` of the worker that appended it).
+   * Optional: a store that records times reports it, in the same write as the append, and still after a
+   * restart; absent means unknown (a store that keeps no times, data written before it did, a history set
+   * by `replace`). The manager measures a resumed session's pause from it, so the first request after a long
+   * one knows the provider's cache has expired.
+   */
+  readonly lastAddedAt?: number;
 }
 
 /**
@@ -23,11 +31,18 @@ export interface StoredSession {
  * - `unchanged`: nothing;
  * - `appended`: the messages appended since, in the store's order, this store's own appends among them,
  *   and the strategies' whole state when any of it changed;
- * - `reset`: another writer replaced or cleared the session; this is its whole content now.
+ * - `reset`: another writer replaced or cleared the session; this is its whole content now (its
+ *   `lastAddedAt` included, for a store that records times).
  */
 export type StoreUpdate =
   | { readonly kind: "unchanged" }
-  | { readonly kind: "appended"; readonly messages: readonly Message[]; readonly state?: StateSnapshot }
+  | {
+      readonly kind: "appended";
+      readonly messages: readonly Message[];
+      readonly state?: StateSnapshot;
+      /** When the newest of `messages` was appended, as `StoredSession.lastAddedAt`; absent when unknown. */
+      readonly lastAddedAt?: number;
+    }
   | { readonly kind: "reset"; readonly session: StoredSession };
 
 /**
