@@ -1,3 +1,5 @@
+import type { Message } from "@ctxkit/core";
+import type { Provenance } from "@ctxkit/core/kit";
 import { describe, expect, it } from "vitest";
 import { assistant, call, result, user } from "../test/messages.js";
 import { openAIChatSummarizer, type OpenAIChatClient } from "./openai-chat-summarizer.js";
@@ -71,17 +73,34 @@ describe("openAIChatSummarizer", () => {
   describe("reuseCachedPrefix", () => {
     const system = { role: "system" as const, content: "You are a coding agent.", metadata: { pinned: true } };
     const latest = user("Now add a test");
-    const conversation = {
-      messages: [system, ...request.messages, latest],
-      tools: [{ type: "function", function: { name: "read_file" } }],
-      cover: { start: 1, end: 5, kept: [] },
-      ask: "",
-    };
-    conversation.ask = buildPrefixSummaryAsk(request, conversation);
+    const [asked, toolCall, toolResult, found] = request.messages as [Message, Message, Message, Message];
+    // As the agent's loop records it: the model that answered, here a dated snapshot of the summarizer's model.
+    const answered = (provenance: Provenance): Message => ({ ...found, metadata: { provenance } });
+    const agentModel = { provider: "openai", model: "gpt-4.1-2025-04-14" };
+    function conversationOf(messages: Message[]) {
+      const conversation = {
+        messages: [system, ...messages, latest],
+        tools: [{ type: "function", function: { name: "read_file" } }],
+        cover: { start: 1, end: 5, kept: [] },
+        ask: "",
+      };
+      conversation.ask = buildPrefixSummaryAsk(request, conversation);
+      return conversation;
+    }
+    const conversation = conversationOf([asked, toolCall, toolResult, answered(agentModel)]);
+    const unrecorded = conversationOf([...request.messages]);
+
+    /** Whether the request was the conversation plus the ask (else the transcript form, two messages and no tools). */
+    function reusedPrefix(body: Body): boolean {
+      if (body.messages.length === 2 && body.messages[0]!.content === "Summarize." && !("tools" in body)) return false;
+      expect(body.messages).toHaveLength(7);
+      expect(body).toHaveProperty("tools");
+      return true;
+    }
 
     it("should send the conversation as it was (metadata left out), its tools, then one user message asking for the run", async () => {
       const { client, calls } = fakeClient("Summary text");
-      expect(await openAIChatSummarizer(client, { model: "m" })({ ...request, conversation })).toBe("Summary text");
+      expect(await openAIChatSummarizer(client, { model: "gpt-4.1" })({ ...request, conversation })).toBe("Summary text");
       const { body } = calls[0]!;
       expect(body.messages.slice(0, 6)).toEqual([{ role: "system", content: "You are a coding agent." }, ...request.messages, latest]);
       // Unchanged messages go as the very objects, so they serialize as the agent's request did.
@@ -98,10 +117,44 @@ describe("openAIChatSummarizer", () => {
       expect(body.messages).toHaveLength(7);
     });
 
+    it("should reuse the prefix by default only when the conversation's latest recorded provenance is the summarizer's model", async () => {
+      const { client, calls } = fakeClient("ok");
+      const summarize = (model: string, offered: ReturnType<typeof conversationOf>) =>
+        openAIChatSummarizer(client, { model })({ ...request, conversation: offered });
+      // The same model, through another OpenAI provider id (the AI SDK's): its cache holds the prefix.
+      await summarize("gpt-4.1", conversationOf([asked, toolCall, toolResult, answered({ provider: "openai.chat", model: "gpt-4.1" })]));
+      // An older answer by another model does not count: the cache is the latest model's.
+      await summarize(
+        "gpt-4.1",
+        conversationOf([
+          asked,
+          { ...toolCall, metadata: { provenance: { provider: "openai", model: "o3" } } },
+          toolResult,
+          answered(agentModel),
+        ]),
+      );
+      // Another (smaller) model reads nothing from that cache: the transcript costs less.
+      await summarize("gpt-4.1-mini", conversation);
+      // The same model name under another provider family is another cache.
+      await summarize("gpt-4.1", conversationOf([asked, toolCall, toolResult, answered({ provider: "azure", model: "gpt-4.1" })]));
+      // No provenance (a caller that records none): whose cache it is is unknown, so the transcript.
+      await summarize("gpt-4.1", unrecorded);
+      expect(calls.map(({ body }) => reusedPrefix(body))).toEqual([true, true, false, false, false]);
+    });
+
+    it("should follow true and false without looking at provenance", async () => {
+      const { client, calls } = fakeClient("ok");
+      await openAIChatSummarizer(client, { model: "gpt-4.1-mini", reuseCachedPrefix: true })({ ...request, conversation });
+      await openAIChatSummarizer(client, { model: "m", reuseCachedPrefix: true })({ ...request, conversation: unrecorded });
+      await openAIChatSummarizer(client, { model: "gpt-4.1", reuseCachedPrefix: false })({ ...request, conversation });
+      expect(calls.map(({ body }) => reusedPrefix(body))).toEqual([true, true, false]);
+    });
+
     it("should keep the transcript form when turned off, or when no conversation is offered", async () => {
       const { client, calls } = fakeClient("ok");
-      await openAIChatSummarizer(client, { model: "m", reuseCachedPrefix: false })({ ...request, conversation });
-      await openAIChatSummarizer(client, { model: "m" })(request);
+      await openAIChatSummarizer(client, { model: "gpt-4.1", reuseCachedPrefix: false })({ ...request, conversation });
+      await openAIChatSummarizer(client, { model: "gpt-4.1" })(request);
+      await openAIChatSummarizer(client, { model: "gpt-4.1", reuseCachedPrefix: true })(request);
       for (const { body } of calls) {
         expect(body.messages).toHaveLength(2);
         expect(body.messages[0]).toEqual({ role: "system", content: "Summarize." });
@@ -110,10 +163,11 @@ describe("openAIChatSummarizer", () => {
     });
 
     it("should still fail with ContextSummarizerError when the model calls a tool instead of answering", async () => {
-      const { client } = fakeClient(null);
-      await expect(openAIChatSummarizer(client, { model: "m" })({ ...request, conversation })).rejects.toMatchObject({
+      const { client, calls } = fakeClient(null);
+      await expect(openAIChatSummarizer(client, { model: "gpt-4.1" })({ ...request, conversation })).rejects.toMatchObject({
         code: "CONTEXT_SUMMARIZER",
       });
+      expect(reusedPrefix(calls[0]!.body)).toBe(true);
     });
   });
 });

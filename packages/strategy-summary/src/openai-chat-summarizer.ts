@@ -1,5 +1,6 @@
 // A summarizer over any OpenAI-compatible chat client, duck-typed so there is no dependency on the openai package.
 import { ContextArgumentError, ContextSummarizerError, toProviderMessages, type Message } from "@ctxkit/core";
+import { isSameModel, provenanceOf, providerFamily } from "@ctxkit/core/kit";
 import { buildSummaryChat, type ChatMessage } from "./render-transcript.js";
 import type { Summarizer, SummarizerRequest } from "./summarizer.js";
 
@@ -27,9 +28,12 @@ export interface OpenAIChatSummarizerOptions {
    * Send the conversation the agent last sent, unchanged, then one user message asking for the summary, whenever
    * the strategy offers it (`SummarizerRequest.conversation`): the provider reads that prefix from its prompt
    * cache (automatic past 1,024 tokens) instead of being sent a transcript. It hits only when `model` is the
-   * agent's model; set `false` for a different (smaller) summary model. Default `true`.
+   * model that read that conversation; with another model it costs about twice a transcript. `"auto"` (default)
+   * reuses it only when the latest assistant message that records a `metadata.provenance` names an OpenAI model
+   * that is `model` (a dated snapshot suffix aside), and sends the transcript when none records one; `true` and
+   * `false` decide without looking.
    */
-  reuseCachedPrefix?: boolean;
+  reuseCachedPrefix?: boolean | "auto";
   /**
    * How the agent's loop turns a view into request messages, so the prefix is sent the same bytes. Default: the
    * view without `metadata` (`toProviderMessages`); pass `toChatCompletionMessages` from `@ctxkit/openai` when
@@ -56,9 +60,10 @@ export function openAIChatSummarizer(client: OpenAIChatClient, options: OpenAICh
       { path: "options.model", message: 'needs the model\'s name, e.g. { model: "gpt-4o-mini" }' },
     ]);
   }
-  const { model, maxTokensField = "max_tokens", temperature, reuseCachedPrefix = true, toMessages = toProviderMessages } = options;
+  const { model, maxTokensField = "max_tokens", temperature, reuseCachedPrefix = "auto", toMessages = toProviderMessages } = options;
   return async (request) => {
-    const prefix = reuseCachedPrefix ? prefixChat(request, toMessages) : undefined;
+    const reuse = reuseCachedPrefix === "auto" ? answeredBy(request.conversation?.messages, model) : reuseCachedPrefix;
+    const prefix = reuse ? prefixChat(request, toMessages) : undefined;
     // The conversation's messages and tools go as the agent's loop sent them: their types are the client's own,
     // which this duck type does not restate (the openai package's message and tool types would make it depend on it).
     const body = (prefix === undefined ? { model, messages: buildSummaryChat(request) } : { model, ...prefix }) as Parameters<
@@ -100,6 +105,19 @@ function prefixChat(
   const ask: ChatMessage = { role: "user", content: conversation.ask };
   const messages = [...toMessages(conversation.messages), ask];
   return conversation.tools === undefined ? { messages } : { messages, tools: [...conversation.tools] };
+}
+
+/**
+ * Whether the conversation was read by `model`, as far as provenance tells: the latest assistant message that
+ * records one names an OpenAI model that is `model`. False when none records one (the cache's model is unknown).
+ */
+function answeredBy(messages: readonly Message[] | undefined, model: string): boolean {
+  for (let index = (messages?.length ?? 0) - 1; index >= 0; index -= 1) {
+    const message = messages![index]!;
+    const provenance = message.role === "assistant" ? provenanceOf(message) : undefined;
+    if (provenance !== undefined) return providerFamily(provenance.provider) === "openai" && isSameModel(provenance.model, model);
+  }
+  return false;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -61,7 +61,9 @@ describe("a summary request after a Chat Completions session", () => {
   it("should start with the previous request's messages byte for byte, with its tools, and be read from the prompt cache", async () => {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test", maxRetries: 0 });
     const model = "gpt-4.1-mini";
-    const context = summarizingContext(openAIChatSummarizer(client, { model }));
+    // contextChatCompletions records no provenance, so the default ("auto") could not tell this is the model whose
+    // cache holds the prefix and would send a transcript: a caller who knows it is asks for the reuse.
+    const context = summarizingContext(openAIChatSummarizer(client, { model, reuseCachedPrefix: true }));
     const chat = contextChatCompletions(client, context);
     for (let turn = 1; turn <= 6; turn += 1) {
       const opening = turn === 1 ? [{ role: "system" as const, content: SYSTEM }] : [];
@@ -109,7 +111,9 @@ describe("a summary request after a Messages session", () => {
   it("should send the previous request's system, tools and messages, then the ask, and read them from the prompt cache", async () => {
     const client = new Anthropic({ baseURL: server.url, apiKey: "test", maxRetries: 0 });
     const model = "claude-sonnet-4-6";
-    const context = summarizingContext(anthropicCompactionSummarizer(client, { model, system: SYSTEM }));
+    // contextMessages records provenance only on answers that hold thinking or compaction blocks, and this session's
+    // hold neither, so the default ("auto") would send the compaction request: a caller who knows the model asks for the reuse.
+    const context = summarizingContext(anthropicCompactionSummarizer(client, { model, system: SYSTEM, reuseCachedPrefix: true }));
     const claude = contextMessages(client, context);
     for (let turn = 1; turn <= 6; turn += 1) {
       const params = { model, system: SYSTEM, tools: anthropicTools, max_tokens: 1024 };

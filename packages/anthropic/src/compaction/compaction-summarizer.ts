@@ -1,6 +1,8 @@
 // A summarizer for ctxkit's summary strategy backed by Anthropic's on-demand compaction (`compaction: { type: "summarize" }`).
 import { ContextError, ContextSummarizerError, type Message } from "@ctxkit/core";
+import { isSameModel, provenanceOf, providerFamily } from "@ctxkit/core/kit";
 import type Anthropic from "@anthropic-ai/sdk";
+import { ANTHROPIC_PROVIDER } from "../anthropic-provenance.js";
 import { toAnthropicMessages } from "../to-anthropic-messages.js";
 import { prefixSummaryRequest, type PrefixConversation, type PrefixRequestOptions } from "./prefix-summary-request.js";
 
@@ -29,9 +31,12 @@ export interface CompactionSummarizerOptions extends Omit<PrefixRequestOptions, 
    * plain Messages request: Anthropic reads that prefix from its prompt cache (0.1× the input price) instead of
    * a compaction request over the covered messages at the full price. It hits only when `model`, `system`,
    * `ttl`, `openingUserText` and `checkProvenance` are the loop's, and the loop runs without extended thinking
-   * (a change of thinking settings drops the cached messages). Default `true`.
+   * (a change of thinking settings drops the cached messages); with another model it costs about twice the
+   * compaction request. `"auto"` (default) sends it only when the latest assistant message that records a
+   * `metadata.provenance` names an Anthropic model that is `model` (a dated snapshot suffix aside), and the
+   * compaction request when none records one; `true` and `false` decide without looking.
    */
-  reuseCachedPrefix?: boolean;
+  reuseCachedPrefix?: boolean | "auto";
 }
 
 /** The compaction request did not come back with a summary. */
@@ -52,9 +57,10 @@ export class CompactionSummaryError extends ContextError {
  */
 export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, options: CompactionSummarizerOptions): CompactionSummarizer {
   const beta = options.beta ?? "compact-2026-09-04";
-  const { reuseCachedPrefix = true } = options;
+  const { reuseCachedPrefix = "auto" } = options;
   return async ({ messages, previousSummary, instructions, signal, maxTokens, conversation }) => {
-    if (reuseCachedPrefix && conversation !== undefined) return summarizeAfterPrefix(client, options, conversation, signal, maxTokens);
+    const reuse = reuseCachedPrefix === "auto" ? answeredBy(conversation?.messages, options.model) : reuseCachedPrefix;
+    if (reuse && conversation !== undefined) return summarizeAfterPrefix(client, options, conversation, signal, maxTokens);
     const view: Message[] =
       previousSummary === undefined ? [...messages] : [{ role: "user", content: `Summary so far:\n${previousSummary}` }, ...messages];
     const request = toAnthropicMessages(view, { cache: false });
@@ -75,6 +81,19 @@ export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, o
       throw new CompactionSummaryError("the compaction block's content is empty");
     return block.content;
   };
+}
+
+/**
+ * Whether the conversation was read by `model`, as far as provenance tells: the latest assistant message that
+ * records one names an Anthropic model that is `model`. False when none records one (the cache's model is unknown).
+ */
+function answeredBy(messages: readonly Message[] | undefined, model: string): boolean {
+  for (let index = (messages?.length ?? 0) - 1; index >= 0; index -= 1) {
+    const message = messages![index]!;
+    const provenance = message.role === "assistant" ? provenanceOf(message) : undefined;
+    if (provenance !== undefined) return providerFamily(provenance.provider) === ANTHROPIC_PROVIDER && isSameModel(provenance.model, model);
+  }
+  return false;
 }
 
 /**
