@@ -33,6 +33,20 @@ describe("journal records", () => {
     });
   });
 
+  describe("append times", () => {
+    it("should carry when a message was appended in its own line, and read a line without one as unknown", () => {
+      const message = { role: "user" as const, content: "hi" };
+      expect(JSON.parse(encodeAdd(message, 1_700_000_000_000))).toMatchObject({ type: "add", at: 1_700_000_000_000 });
+      expect(decodeRecord(encodeAdd(message, 1_700_000_000_000))).toEqual({ type: "add", message, addedAt: 1_700_000_000_000 });
+      expect(decodeRecord('{"v":1,"type":"add","message":{"role":"user","content":"hi"}}')).toEqual({ type: "add", message });
+    });
+
+    it("should refuse a time that is not whole milliseconds since 1970, naming the field", () => {
+      for (const at of ['"yesterday"', "-1", "1.5", "null"])
+        expect(() => decodeRecord(`{"v":1,"type":"add","at":${at},"message":{"role":"user","content":"hi"}}`)).toThrow(/"at"/);
+    });
+  });
+
   describe("decoding", () => {
     it.each([
       ['{"v":1,"type":"add","message":{"role":"user","content":"h', "not valid JSON"],

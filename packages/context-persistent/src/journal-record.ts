@@ -13,11 +13,22 @@ export interface HeaderRecord {
   readonly reason: "set" | "clear";
 }
 
-export type JournalRecord = HeaderRecord | { readonly type: "add"; readonly message: Message } | ({ readonly type: "state" } & StateChange);
+/** A message; `addedAt` (the line's `at`, epoch milliseconds) is when it was appended, absent in lines a rewrite or an older version wrote. */
+export interface AddRecord {
+  readonly type: "add";
+  readonly message: Message;
+  readonly addedAt?: number;
+}
 
-/** One line, without its newline. JSON escapes every newline inside strings, so a record is one line. */
-export function encodeAdd(message: Message): string {
-  return `{"v":${FORMAT_VERSION},"type":"add","message":${JSON.stringify(message)}}`;
+export type JournalRecord = HeaderRecord | AddRecord | ({ readonly type: "state" } & StateChange);
+
+/**
+ * One line, without its newline. JSON escapes every newline inside strings, so a record is one line. `at`
+ * is an optional field, so a version that does not know it reads the line as before.
+ */
+export function encodeAdd(message: Message, addedAt?: number): string {
+  const at = addedAt === undefined ? "" : `"at":${addedAt},`;
+  return `{"v":${FORMAT_VERSION},"type":"add",${at}"message":${JSON.stringify(message)}}`;
 }
 
 export function encodeState(change: StateChange): string {
@@ -46,7 +57,7 @@ export function decodeRecord(line: string): JournalRecord {
   }
   switch (value.type) {
     case "add":
-      return { type: "add", message: checkMessage(value.message) };
+      return checkAdd(value);
     case "state":
       return checkState(value);
     case "header":
@@ -70,6 +81,14 @@ function checkMessage(message: unknown): Message {
       cause: error,
     });
   }
+}
+
+function checkAdd(value: Record<string, unknown>): AddRecord {
+  const message = checkMessage(value.message);
+  if (value.at === undefined) return { type: "add", message };
+  if (typeof value.at !== "number" || !Number.isSafeInteger(value.at) || value.at < 0)
+    throw new Error(`an add record whose "at" is ${JSON.stringify(value.at)}, not a time in milliseconds since 1970`);
+  return { type: "add", message, addedAt: value.at };
 }
 
 function checkState(value: Record<string, unknown>): JournalRecord {

@@ -97,6 +97,30 @@ describe("JsonlFileStore", () => {
     });
   });
 
+  describe("append times", () => {
+    it("should report when the newest message was appended after a restart, and no time for a journal written without them", async () => {
+      const folder = await directory();
+      const first = await openStore({ directory: folder });
+      expect(first.stored.lastAddedAt).toBeUndefined();
+      await first.store.append(userMessage("one"));
+      const before = Date.now();
+      await first.store.append(userMessage("two"));
+      const after = Date.now();
+      await first.store.close();
+      const reopened = await openStore({ directory: folder });
+      expect(reopened.stored.lastAddedAt).toBeGreaterThanOrEqual(before);
+      expect(reopened.stored.lastAddedAt).toBeLessThanOrEqual(after);
+      await reopened.store.close();
+      const file = join(folder, "session.jsonl");
+      const lines = (await readFile(file, "utf8")).split("\n").map((line) => line.replace(/"at":\d+,/, ""));
+      await writeFile(file, lines.join("\n"));
+      const old = await openStore({ directory: folder });
+      expect(old.stored.messages).toEqual([userMessage("one"), userMessage("two")]);
+      expect(old.stored.lastAddedAt).toBeUndefined();
+      await old.store.close();
+    });
+  });
+
   describe("a torn final record", () => {
     it("should be cut off the file at load, so later appends start on a clean line", async () => {
       const folder = await directory();

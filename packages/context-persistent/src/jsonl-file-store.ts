@@ -90,13 +90,15 @@ export class JsonlFileStore implements MessageStore {
     this.needsDirectorySync = !contents.exists;
     this.phase = "loaded";
     this.length = contents.messages.length;
-    return { messages: contents.messages, state: contents.state, droppedBytes: contents.droppedBytes };
+    const times = contents.lastAddedAt === undefined ? {} : { lastAddedAt: contents.lastAddedAt };
+    return { messages: contents.messages, state: contents.state, droppedBytes: contents.droppedBytes, ...times };
   }
 
   append(message: Message): Promise<void> {
     return this.whenWritable(() => {
       this.length += 1;
-      return this.queue.append(encodeAdd(message));
+      // The time goes in the message's own line: one write, and read back after a restart.
+      return this.queue.append(encodeAdd(message, Date.now()));
     });
   }
 

@@ -18,6 +18,8 @@ export interface JournalContents {
   readonly droppedBytes: number;
   /** The last record is whole but its newline is missing (a crash just before it, or a hand-made file). */
   readonly lacksFinalNewline: boolean;
+  /** When the newest message was appended; absent when its line has no time (a rewrite's, or an older version's). */
+  readonly lastAddedAt?: number;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function readJournal(file: string): Promise<JournalContents> {
   const wholeLines = bytes.lastIndexOf(NEWLINE) + 1;
   const messages: Message[] = [];
   const state = new Map<string, Map<string, unknown>>();
+  let lastAddedAt: number | undefined;
   let start = 0;
   let line = 0;
   while (start < wholeLines) {
@@ -59,11 +62,14 @@ export async function readJournal(file: string): Promise<JournalContents> {
   const tail = decodeTail(bytes.toString("utf8", wholeLines));
   if (tail !== undefined) apply(tail, line + 1);
   const validLength = tail === undefined ? wholeLines : bytes.length;
-  return { exists: true, messages, state, validLength, droppedBytes: bytes.length - validLength, lacksFinalNewline: tail !== undefined };
+  const droppedBytes = bytes.length - validLength;
+  const times = lastAddedAt === undefined ? {} : { lastAddedAt };
+  return { exists: true, messages, state, validLength, droppedBytes, lacksFinalNewline: tail !== undefined, ...times };
 
   function apply(record: JournalRecord, line: number): void {
     if (record.type === "add") {
       messages.push(record.message);
+      lastAddedAt = record.addedAt;
     } else if (record.type === "state") {
       const values = state.get(record.strategy) ?? new Map<string, unknown>();
       state.set(record.strategy, values);
