@@ -45,7 +45,8 @@ async function ctxkitView(tokenizer) {
 const SYSTEMS = {
   "node -e 0": async () => ({ imported: performance.now(), viewLength: 0 }),
   "zod import alone": async () => {
-    // Resolved from @ctxkit/core, whose dependency it is: the floor under any import of core.
+    // Classic zod as an application imports it, resolved from @ctxkit/core (whose dependency it is for the types):
+    // what core's import once stood on. Core's build now carries the part of zod/mini its schemas use instead.
     const { createRequire } = await import("node:module");
     const { pathToFileURL } = await import("node:url");
     const core = createRequire(import.meta.url).resolve("@ctxkit/core");
