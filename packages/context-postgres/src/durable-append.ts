@@ -6,7 +6,8 @@ import type { TableNames } from "./schema-sql.js";
 
 /**
  * One statement, so one round trip and its own transaction: it reserves the sequence numbers on the
- * session row (whose lock orders concurrent appenders) and inserts the rows under them. It commits
+ * session row (whose lock orders concurrent appenders), records when (`last_added_at`, this worker's clock,
+ * never moved back by a worker whose clock is behind) and inserts the rows under them. It commits
  * without waiting for the WAL flush (`synchronous_commit` off for this transaction alone), so the row lock
  * is released as soon as the commit record is written and the next appender goes on while this one's
  * flush is pending; `flushWal` then makes it durable before the caller hears of it.
@@ -19,13 +20,13 @@ export async function appendRows(
 ): Promise<void> {
   const inserted = await reader.query(
     `WITH reserved AS (
-       UPDATE ${names.sessions} SET last_seq = last_seq + $2 WHERE session_id = $1
+       UPDATE ${names.sessions} SET last_seq = last_seq + $2, last_added_at = GREATEST(last_added_at, $4) WHERE session_id = $1
        RETURNING generation, last_seq, set_config('synchronous_commit', 'off', true)
      )
      INSERT INTO ${names.messages} (session_id, generation, seq, body)
      SELECT $1, reserved.generation, reserved.last_seq - $2 + rows.position, rows.body
      FROM reserved, unnest($3::text[]) WITH ORDINALITY AS rows(body, position)`,
-    [session.sessionId, messages.length, messages.map((message) => JSON.stringify(message))],
+    [session.sessionId, messages.length, messages.map((message) => JSON.stringify(message)), Date.now()],
   );
   // The session row is made at open and never deleted; without it nothing would be stored, so say so.
   if (inserted.rowCount !== messages.length)

@@ -211,7 +211,7 @@ export class PostgresMessageStore implements MessageStore {
       const { sessions, messages: table, state: stateTable } = this.names;
       const condition = expected === undefined ? "" : " AND generation = $3 AND last_seq = $4";
       const row = await client.query<{ generation: string; state_version: string }>(
-        `UPDATE ${sessions} SET generation = generation + 1, last_seq = $2, state_version = state_version + 1 WHERE session_id = $1${condition}
+        `UPDATE ${sessions} SET generation = generation + 1, last_seq = $2, state_version = state_version + 1, last_added_at = NULL WHERE session_id = $1${condition}
          RETURNING generation, state_version`,
         [this.sessionId, messages.length, ...(expected === undefined ? [] : [this.seen.generation, expected.length])],
       );
@@ -262,7 +262,8 @@ export class PostgresMessageStore implements MessageStore {
         const state = row.stateVersion !== this.seen.stateVersion ? this.takeVersions(await this.reads.state(this.pool)) : undefined;
         this.seen = row;
         if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
-        return { kind: "appended", messages, ...(state === undefined ? {} : { state }) };
+        const times = messages.length === 0 || row.lastAddedAt === undefined ? {} : { lastAddedAt: row.lastAddedAt };
+        return { kind: "appended", messages, ...(state === undefined ? {} : { state }), ...times };
       } catch (error) {
         throw toStoreError(error, this.subject);
       }
@@ -326,7 +327,7 @@ export class PostgresMessageStore implements MessageStore {
       // A write cannot run in that read-only snapshot: an append it saw that is not yet on disk is flushed after it.
       if (messages.length > 0 && !isDurable) await flushWal(this.pool, this.names);
       this.seen = row;
-      return { messages, state: this.takeVersions(state) };
+      return { messages, state: this.takeVersions(state), ...(row.lastAddedAt === undefined ? {} : { lastAddedAt: row.lastAddedAt }) };
     } catch (error) {
       throw toStoreError(error, this.subject);
     }

@@ -19,7 +19,8 @@ export const MIGRATION_LOCK_KEY = 0x63746b74; // "ctkt"
 
 /**
  * One row per session: its generation (bumped by every replace or clear), the last sequence number
- * handed out in that generation, and a version bumped by every state write.
+ * handed out in that generation, a version bumped by every state write, and when the newest message was
+ * appended (`last_added_at`, epoch milliseconds; NULL when unknown: after a replace, or rows from before it).
  * Messages are JSON text, not jsonb: text keeps every key's order, so a message comes back exactly as it
  * was given and a view's prefix stays byte-stable for prompt caching.
  * The flushes table holds one row per server process (its pid) that made a commit durable: a write of a
@@ -33,8 +34,16 @@ export function migrationSql(schema: string, names: TableNames): string[] {
       session_id text PRIMARY KEY,
       generation bigint NOT NULL DEFAULT 0,
       last_seq bigint NOT NULL DEFAULT 0,
-      state_version bigint NOT NULL DEFAULT 0
+      state_version bigint NOT NULL DEFAULT 0,
+      last_added_at bigint
     )`,
+    // Tables made before the column: added once. ALTER TABLE locks the table even when the column exists,
+    // which would stall every appender at each worker's open, so it runs only when the column is missing.
+    `DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '${names.sessions}'::regclass AND attname = 'last_added_at' AND NOT attisdropped) THEN
+        ALTER TABLE ${names.sessions} ADD COLUMN IF NOT EXISTS last_added_at bigint;
+      END IF;
+    END $$`,
     `CREATE TABLE IF NOT EXISTS ${names.messages} (
       session_id text NOT NULL,
       generation bigint NOT NULL,

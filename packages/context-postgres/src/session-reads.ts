@@ -10,6 +10,8 @@ export interface SessionRow {
   readonly generation: number;
   readonly lastSeq: number;
   readonly stateVersion: number;
+  /** When the newest message was appended (epoch milliseconds); absent when unknown. */
+  readonly lastAddedAt?: number;
 }
 
 /** The session row as one statement read it, and whether all that statement saw was durable then. */
@@ -45,8 +47,14 @@ export class SessionReads {
    * durable. When not, the caller flushes (`flushWal`) before it shows what it read to anyone.
    */
   async row(reader: Reader): Promise<SessionRowRead> {
-    const result = await reader.query<{ generation: string; last_seq: string; state_version: string; durable: boolean }>(
-      `SELECT generation, last_seq, state_version, pg_current_wal_insert_lsn() <= pg_current_wal_flush_lsn() AS durable
+    const result = await reader.query<{
+      generation: string;
+      last_seq: string;
+      state_version: string;
+      last_added_at: string | null;
+      durable: boolean;
+    }>(
+      `SELECT generation, last_seq, state_version, last_added_at, pg_current_wal_insert_lsn() <= pg_current_wal_flush_lsn() AS durable
        FROM ${this.names.sessions} WHERE session_id = $1`,
       [this.sessionId],
     );
@@ -62,7 +70,15 @@ export class SessionReads {
           `${name} is ${value}, not a count ≥ 0`,
         );
     }
-    return { row: counters, isDurable: row.durable };
+    if (row.last_added_at === null) return { row: counters, isDurable: row.durable };
+    const lastAddedAt = Number(row.last_added_at);
+    if (!Number.isSafeInteger(lastAddedAt) || lastAddedAt < 0)
+      throw new PostgresStoreCorruptError(
+        this.location,
+        { entry: `session row (${this.names.sessions})` },
+        `last_added_at is ${row.last_added_at}, not a time in milliseconds since 1970 (set it to NULL to make it unknown)`,
+      );
+    return { row: { ...counters, lastAddedAt }, isDurable: row.durable };
   }
 
   /**
