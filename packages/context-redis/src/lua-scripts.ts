@@ -1,12 +1,13 @@
 // The Lua scripts that make each operation one atomic step on the server, whatever other writers do meanwhile.
-// Keys: KEYS[1] the session's meta hash (generation, stateVersion), KEYS[2] its message list, KEYS[3] its
+// Keys: KEYS[1] the session's meta hash (generation, stateVersion, lastAddedAt), KEYS[2] its message list, KEYS[3] its
 // state hash (field `strategy NUL key`, value `<version> <json>`).
 
 /**
  * The session as of one instant: with ARGV the generation, message count and state version this store
- * last saw, returns { generation, stateVersion, isReset, messages, hasState, state }: the messages after
- * the count it saw (all of them on a reset: another generation, or fewer messages than it saw), and the
- * state when it changed. Load is a sync that has seen nothing.
+ * last saw, returns { generation, stateVersion, isReset, messages, hasState, state, lastAddedAt }: the
+ * messages after the count it saw (all of them on a reset: another generation, or fewer messages than it
+ * saw), the state when it changed, and when the newest message was appended ('' when unknown: a nil would
+ * end the reply there). Load is a sync that has seen nothing.
  */
 export const SYNC_SCRIPT = `
 local generation = tonumber(redis.call('HGET', KEYS[1], 'generation') or '0')
@@ -19,7 +20,22 @@ if length > from then messages = redis.call('LRANGE', KEYS[2], from, -1) end
 local hasState = isReset or stateVersion ~= tonumber(ARGV[3])
 local state = {}
 if hasState then state = redis.call('HGETALL', KEYS[3]) end
-return { generation, stateVersion, isReset and 1 or 0, messages, hasState and 1 or 0, state }
+local lastAddedAt = redis.call('HGET', KEYS[1], 'lastAddedAt') or ''
+return { generation, stateVersion, isReset and 1 or 0, messages, hasState and 1 or 0, state, lastAddedAt }
+`;
+
+/**
+ * A group of appends: ARGV is the time (epoch milliseconds, the appending worker's clock), then the
+ * messages' JSON. One step, so the time lands with the messages; it never moves back, whatever a worker's
+ * clock says. Returns 1.
+ */
+export const APPEND_SCRIPT = `
+for first = 2, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
+end
+local previous = tonumber(redis.call('HGET', KEYS[1], 'lastAddedAt') or '0') or 0
+if tonumber(ARGV[1]) > previous then redis.call('HSET', KEYS[1], 'lastAddedAt', ARGV[1]) end
+return 1
 `;
 
 /**
@@ -52,7 +68,8 @@ return { stateVersion, stateVersion }
 /**
  * The whole content swapped in one step: ARGV is the message count, the generation and message count the
  * caller expects (both empty for an unconditional replace), the messages' JSON, then the state as field,
- * JSON pairs. A new generation tells every other writer to reload. Returns { generation, stateVersion },
+ * JSON pairs. A new generation tells every other writer to reload; the new history's append time is
+ * unknown. Returns { generation, stateVersion },
  * or { -1 } when the session is not the one expected (another writer appended, replaced or cleared it):
  * then nothing is written.
  */
@@ -63,6 +80,7 @@ if ARGV[2] ~= '' then
   if current ~= tonumber(ARGV[2]) or redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[3]) then return { -1 } end
 end
 redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('HDEL', KEYS[1], 'lastAddedAt')
 local generation = redis.call('HINCRBY', KEYS[1], 'generation', 1)
 local stateVersion = redis.call('HINCRBY', KEYS[1], 'stateVersion', 1)
 for first = 4, count + 3, 1000 do

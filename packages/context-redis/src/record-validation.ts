@@ -49,16 +49,26 @@ export interface SyncReply {
   readonly bodies: readonly string[];
   readonly hasState: boolean;
   readonly fields: readonly string[];
+  /** When the newest message was appended (epoch milliseconds); undefined when unknown. */
+  readonly lastAddedAt: number | undefined;
 }
 
 export function parseSyncReply(reply: unknown, location: string): SyncReply {
   const parts = Array.isArray(reply) ? reply : [];
-  const [generation, stateVersion, isReset, bodies, hasState, fields] = parts as unknown[];
+  const [generation, stateVersion, isReset, bodies, hasState, fields, lastAddedAtText] = parts as unknown[];
   const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
   const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((each) => typeof each === "string");
   if (!isCount(generation) || !isCount(stateVersion) || !isTextList(bodies) || !isTextList(fields) || fields.length % 2 !== 0)
     throw corruption(location, "session", "the server's answer to a read is not what the store's script returns");
-  return { generation, stateVersion, isReset: isReset === 1, bodies, hasState: hasState === 1, fields };
+  // A session a version without times wrote (or a server's older script) has no time: unknown.
+  const lastAddedAt = typeof lastAddedAtText === "string" && lastAddedAtText !== "" ? Number(lastAddedAtText) : undefined;
+  if (lastAddedAt !== undefined && !(Number.isSafeInteger(lastAddedAt) && lastAddedAt >= 0))
+    throw corruption(
+      location,
+      "field lastAddedAt of the session's meta hash",
+      `${JSON.stringify(lastAddedAtText)} is not a time in milliseconds since 1970`,
+    );
+  return { generation, stateVersion, isReset: isReset === 1, bodies, hasState: hasState === 1, fields, lastAddedAt };
 }
 
 /** A message of the list, checked as `addMessage` would check it; `seq` is its 1-based place. */

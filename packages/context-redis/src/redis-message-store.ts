@@ -19,7 +19,7 @@ import {
 } from "@ctxkit/core/kit";
 import type { RedisClient } from "./config-schema.js";
 import { ContextStoreCorruptError, ContextStoreUnavailableError } from "./errors.js";
-import { REPLACE_SCRIPT, SYNC_SCRIPT, WRITE_STATE_SCRIPT } from "./lua-scripts.js";
+import { APPEND_SCRIPT, REPLACE_SCRIPT, SYNC_SCRIPT, WRITE_STATE_SCRIPT } from "./lua-scripts.js";
 import { bounded, createConnection, describeServer, whenConnected } from "./redis-connection.js";
 import { redactedCause, redisCredentials } from "./redis-credentials.js";
 import {
@@ -63,7 +63,12 @@ const script = (body: string) => {
   const text = SESSION_CHECK_LUA + body;
   return { text, sha: createHash("sha1").update(text).digest("hex") };
 };
-const SCRIPTS = { sync: script(SYNC_SCRIPT), writeState: script(WRITE_STATE_SCRIPT), replace: script(REPLACE_SCRIPT) };
+const SCRIPTS = {
+  sync: script(SYNC_SCRIPT),
+  append: script(APPEND_SCRIPT),
+  writeState: script(WRITE_STATE_SCRIPT),
+  replace: script(REPLACE_SCRIPT),
+};
 const stateField = (strategy: string, key: string): string => `${strategy}\u0000${key}`;
 const NOTHING_SEEN: Seen = { generation: -1, length: 0, stateVersion: -1 };
 
@@ -223,15 +228,15 @@ export class RedisMessageStore implements MessageStore {
     return this.closing;
   }
 
-  /** One RPUSH for a group of appends; the group fails at once when the connection failed after they were queued. */
+  /**
+   * One script for a group of appends, which pushes them and records when (`lastAddedAt`) in the same
+   * step; the group fails at once when the connection failed after they were queued.
+   */
   private async pushMessages(group: readonly Queued<Message>[]): Promise<void> {
     this.assertReachable(group[0]!.ticket);
-    // Arguments as one array: spread into a call, a large group would overflow the stack.
-    await this.command(this.client!.call("RPUSH", [this.keys[1], ...group.map((entry) => JSON.stringify(entry.item))])).catch(
-      (error: unknown) => {
-        throw wrongTypeCorruption(error, this.keys[1], this.location) ?? error;
-      },
-    );
+    await this.run(SCRIPTS.append, [String(Date.now()), ...group.map((entry) => JSON.stringify(entry.item))]).catch((error: unknown) => {
+      throw wrongTypeCorruption(error, this.keys[1], this.location) ?? error;
+    });
   }
 
   /** What changed since `seen`, read at one instant; the whole session when another writer replaced it. */
@@ -241,14 +246,15 @@ export class RedisMessageStore implements MessageStore {
         throw this.unavailable(error);
       },
     );
-    const { generation, stateVersion, isReset, bodies, hasState, fields } = parseSyncReply(reply, this.location);
+    const { generation, stateVersion, isReset, bodies, hasState, fields, lastAddedAt } = parseSyncReply(reply, this.location);
     const from = isReset ? 0 : seen.length;
     const messages = bodies.map((body, index) => this.parseMessage(body, from + index + 1));
     const state = hasState ? this.parseState(fields) : undefined;
     this.seen = { generation, length: from + messages.length, stateVersion: hasState ? stateVersion : seen.stateVersion };
-    if (isReset) return { kind: "reset", session: { messages, state: state! } };
+    const times = lastAddedAt === undefined || messages.length === 0 ? {} : { lastAddedAt };
+    if (isReset) return { kind: "reset", session: { messages, state: state!, ...times } };
     if (messages.length === 0 && state === undefined) return { kind: "unchanged" };
-    return { kind: "appended", messages, ...(state === undefined ? {} : { state }) };
+    return { kind: "appended", messages, ...(state === undefined ? {} : { state }), ...times };
   }
 
   private parseMessage(body: string, seq: number): Message {
