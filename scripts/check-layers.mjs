@@ -24,6 +24,7 @@ export const LONG_FILE_ALLOWANCES = {
 export const CORE_LAYERS = [
   { name: "errors", paths: ["errors.ts"] },
   { name: "events", paths: ["events.ts"] },
+  { name: "zod-locale", paths: ["zod-locale.ts"] },
   { name: "messages", paths: ["messages"] },
   { name: "tokens", paths: ["tokens"] },
   { name: "units", paths: ["units"] },
