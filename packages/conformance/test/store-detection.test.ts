@@ -16,6 +16,11 @@ const STORE_CASES = [
   { flaw: "reorders object keys", stores: broken.reordersObjectKeys, check: "should give back exactly what it was given" },
   { flaw: "drops the state on clear", stores: broken.clearDropsTheState, check: "should clear the messages and keep the state" },
   {
+    flaw: "reports the first append's time as the newest's",
+    stores: broken.reportsTheFirstAppendTime,
+    check: "should report when its newest message was appended",
+  },
+  {
     flaw: "replaces over a stale expectation",
     stores: broken.replacesUnconditionally,
     check: "should refuse a replace over a stale expectation",

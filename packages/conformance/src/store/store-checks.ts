@@ -9,6 +9,7 @@ import type { StoreCheck } from "./store-check.js";
 import { type StoreFaultHooks, storeFaultChecks } from "./store-fault-checks.js";
 import { type StoreHostileHooks, storeHostileChecks } from "./store-hostile-checks.js";
 import { storeConditionalChecks } from "./store-conditional-checks.js";
+import { storeTimeChecks } from "./store-time-checks.js";
 
 /** Opens a store for a session: called again with the same id after `close()`, it is the restart of that session. */
 export type MessageStoreFactory = (sessionId: string) => MessageStore | Promise<MessageStore>;
@@ -246,5 +247,6 @@ export function storeChecks(factory: MessageStoreFactory, options: MessageStoreS
   checks.push(...storeFaultChecks(factory, options, { message, plain }));
   checks.push(...storeHostileChecks(factory, options, { message }, options.faultGuardMs ?? 20_000));
   checks.push(...storeConditionalChecks(factory, options, { message, plain }));
+  checks.push(...storeTimeChecks(factory, { message }));
   return checks;
 }

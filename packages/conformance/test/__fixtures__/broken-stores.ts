@@ -100,3 +100,18 @@ export const replacesUnconditionally = flawedStores((inner) => ({ replace: (mess
 
 /** clear() drops the state it is given along with the messages. */
 export const clearDropsTheState = flawedStores((inner) => ({ clear: () => inner.clear(new Map()) }));
+
+/** Reports the time of the session's first append as its newest's: a resumed session would think its cache long expired. */
+export const reportsTheFirstAppendTime = flawedStores((inner) => {
+  let firstAddedAt: number | undefined;
+  return {
+    append: async (message) => {
+      await inner.append(message);
+      firstAddedAt ??= Date.now();
+    },
+    load: async () => {
+      const session = await inner.load();
+      return firstAddedAt === undefined ? session : { ...session, lastAddedAt: firstAddedAt };
+    },
+  };
+});
