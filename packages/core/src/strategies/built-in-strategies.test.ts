@@ -21,11 +21,11 @@ describe("built-in strategies", () => {
       expect(BUILT_IN_STRATEGIES).toEqual(["clear-tool-results", "trim-long-text", "truncate", "shorten-to-fit"]);
     });
 
-    it("should clear every tool result but the newest (a truncate follows) and end with stubs that still name what they held", () => {
+    it("should clear every tool result but the newest (a truncate follows), note what the truncation drops and end with stubs that still name what they held", () => {
       expect(DEFAULT_PIPELINE).toEqual([
-        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
+        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true } },
         "trim-long-text",
-        "truncate",
+        { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 120 } },
         {
           name: "shorten-to-fit",
           options: { maxIdentifiers: 60, budgetTokensPerIdentifier: 120, maxTextChars: 200, maxArgumentChars: 80 },
