@@ -54,13 +54,13 @@ const ratio = z.number().check(z.gt(0, "must be greater than 0"), z.lte(1, "must
 export const contextConfigSchema = z
   .strictObject({
     /** The budget when neither the request nor a provider gives one, and always a cap. */
-    maxTokens: z.optional(z.number().check(z.int(), z.positive())),
+    maxTokens: z.optional(z.int().check(z.positive())),
     // From 70% of the budget, compact (when the rewrite pays: compaction-decision.ts) down to 20%, or more
     // for a slow session: few, large steps, each rewriting the cache once, and small views between them
     // (measured on real transcripts by the bench's `cost` benchmark).
     compactThreshold: z._default(ratio, 0.7),
     targetRatio: z._default(ratio, 0.2),
-    safetyMargin: z._default(z.number().check(z.int(), z.nonnegative()), 1_000),
+    safetyMargin: z._default(z.int().check(z.nonnegative()), 1_000),
     tokenizer: z._default(
       z.union([
         z.enum(["o200k_base", "cl100k_base", "estimate"]),
@@ -68,7 +68,7 @@ export const contextConfigSchema = z
       ]),
       "o200k_base",
     ),
-    protectFirst: z._default(z.number().check(z.int(), z.nonnegative()), 0),
+    protectFirst: z._default(z.int().check(z.nonnegative()), 0),
     /**
      * The strategy list; without it, the `preset`'s. Give one or the other: a preset names a whole
      * pipeline, so it cannot be combined with a list.
@@ -92,7 +92,7 @@ export const contextConfigSchema = z
      * How many of the newest compaction receipts keep what became of each message; older ones keep only
      * their figures, and those past eight times this many are deleted.
      */
-    keepCompactionReceipts: z._default(z.number().check(z.int(), z.positive()), DEFAULT_KEEP_COMPACTION_RECEIPTS),
+    keepCompactionReceipts: z._default(z.int().check(z.positive()), DEFAULT_KEEP_COMPACTION_RECEIPTS),
     /**
      * The provider's prompt-cache prices the compaction decision weighs: `"anthropic"` (read 0.1×, write
      * 1.25×), `"openai"` (read 0.1×, no write premium), or `{ read, write, ttlMs? }` as multiples of the base

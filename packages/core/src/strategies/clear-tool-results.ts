@@ -38,7 +38,7 @@ type Placeholder = (originalTokens: number, message: ToolMessage) => string;
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  keepRecent: z._default(z.number().check(z.int(), z.nonnegative()), 5),
+  keepRecent: z._default(z.int().check(z.nonnegative()), 5),
   placeholder: z.optional(
     z.union([
       z.string(),
@@ -47,7 +47,7 @@ export const optionsSchema = z.strictObject({
       }),
     ]),
   ),
-  maxIdentifiers: z._default(z.number().check(z.int(), z.nonnegative()), 80),
+  maxIdentifiers: z._default(z.int().check(z.nonnegative()), 80),
   truncateFollows: z._default(z.boolean(), false),
   skipShownIdentifiers: z._default(z.boolean(), false),
 });

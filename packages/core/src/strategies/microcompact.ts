@@ -33,7 +33,7 @@ export const isRerunnableToolResult: ToolResultClassifier = (toolName) => RERUNN
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  keepRecent: z._default(z.number().check(z.int(), z.nonnegative()), 3),
+  keepRecent: z._default(z.int().check(z.nonnegative()), 3),
   idleMs: z._default(z.nullable(durationMsSchema), 300_000),
   // A function given to `default` is called for the value, so the classifier is returned by one.
   isClearable: z._default(

@@ -20,9 +20,9 @@ export interface OffloadToolResultsOptions {
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  minTokens: z._default(z.number().check(z.int(), z.positive()), 1_000),
-  keepRecent: z._default(z.number().check(z.int(), z.nonnegative()), 1),
-  previewChars: z._default(z.number().check(z.int(), z.nonnegative()), 200),
+  minTokens: z._default(z.int().check(z.positive()), 1_000),
+  keepRecent: z._default(z.int().check(z.nonnegative()), 1),
+  previewChars: z._default(z.int().check(z.nonnegative()), 200),
 });
 
 function textOf(content: string | ContentPart[]): string {

@@ -48,10 +48,10 @@ type StubSettings = Required<Omit<ShortenToFitOptions, "truncateFollows" | "budg
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  maxTextChars: z._default(z.number().check(z.int(), z.gte(10)), 400),
-  maxArgumentChars: z._default(z.number().check(z.int(), z.gte(10)), 120),
-  maxIdentifiers: z._default(z.number().check(z.int(), z.nonnegative()), 25),
-  budgetTokensPerIdentifier: z.optional(z.number().check(z.int(), z.positive())),
+  maxTextChars: z._default(z.int().check(z.gte(10)), 400),
+  maxArgumentChars: z._default(z.int().check(z.gte(10)), 120),
+  maxIdentifiers: z._default(z.int().check(z.nonnegative()), 25),
+  budgetTokensPerIdentifier: z.optional(z.int().check(z.positive())),
   truncateFollows: z._default(z.boolean(), false),
 });
 

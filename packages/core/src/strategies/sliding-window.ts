@@ -21,8 +21,8 @@ export interface SlidingWindowOptions {
 export const optionsSchema = z
   .pipe(
     z.strictObject({
-      windowSize: z._default(z.number().check(z.int(), z.positive()), 40),
-      step: z.optional(z.number().check(z.int())),
+      windowSize: z._default(z.int().check(z.positive()), 40),
+      step: z.optional(z.int()),
     }),
     // The default step depends on the window, so it is filled in once the window is known to be valid.
     z.transform(({ windowSize, step = Math.floor(windowSize / 4) }) => ({ windowSize, step })),

@@ -23,9 +23,9 @@ export interface TrimLongTextOptions {
 export const optionsSchema = z
   .pipe(
     z.strictObject({
-      maxChars: z._default(z.number().check(z.int(), z.positive()), 20_000),
-      headChars: z.optional(z.number().check(z.int(), z.nonnegative())),
-      tailChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+      maxChars: z._default(z.int().check(z.positive()), 20_000),
+      headChars: z.optional(z.int().check(z.nonnegative())),
+      tailChars: z.optional(z.int().check(z.nonnegative())),
     }),
     // The head usually holds the command and the first output, the tail the result or the error.
     // Keeping 60% leaves a trimmed text well under the limit, so one trim is enough.

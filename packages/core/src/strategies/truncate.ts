@@ -26,9 +26,9 @@ export interface TruncateOptions {
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
-  protectFirst: z._default(z.number().check(z.int(), z.nonnegative()), 0),
-  noteIdentifiers: z._default(z.number().check(z.int(), z.nonnegative()), 0),
-  budgetTokensPerIdentifier: z.optional(z.number().check(z.int(), z.positive())),
+  protectFirst: z._default(z.int().check(z.nonnegative()), 0),
+  noteIdentifiers: z._default(z.int().check(z.nonnegative()), 0),
+  budgetTokensPerIdentifier: z.optional(z.int().check(z.positive())),
 });
 
 /** Adds to `dropped` the units to drop, oldest first, until the view's tokens are at or below `target`; summaries on the pass marked `true`. */

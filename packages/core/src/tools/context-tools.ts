@@ -35,12 +35,12 @@ export interface ContextTools {
   handle(name: string, args: string | Readonly<Record<string, unknown>>): Promise<string>;
 }
 
-const indexArguments = z.strictObject({ index: z.number().check(z.int()) });
+const indexArguments = z.strictObject({ index: z.int() });
 const retrieveArguments = z.strictObject({
   tool_call_id: z.string().check(z.minLength(1)),
-  index: z.optional(z.number().check(z.int(), z.nonnegative())),
-  offset: z._default(z.number().check(z.int(), z.nonnegative()), 0),
-  max_chars: z._default(z.number().check(z.int(), z.positive()), 20_000),
+  index: z.optional(z.int().check(z.nonnegative())),
+  offset: z._default(z.int().check(z.nonnegative()), 0),
+  max_chars: z._default(z.int().check(z.positive()), 20_000),
 });
 
 const PREVIEW_CHARS = 80;
