@@ -51,6 +51,22 @@ describe("contextMiddleware", () => {
       expect(await manager.getMessages()).toEqual(fromModelMessages(conversation));
     });
 
+    it("should tell the manager each call's model, so a later summary knows whose prompt cache holds the view", async () => {
+      const { manager } = createSmallManager();
+      const viewFor = vi.spyOn(manager, "getMessagesForRequest");
+      const model = createScriptedModel();
+      const wrapped = wrapLanguageModel({ model, middleware: contextMiddleware(manager as ContextManager) });
+      await generateText({
+        model: wrapped,
+        system: SYSTEM,
+        tools,
+        messages: [{ role: "user", content: QUESTIONS[0]! }],
+        stopWhen: stepCountIs(5),
+      });
+      expect(viewFor).toHaveBeenCalled();
+      for (const [options] of viewFor.mock.calls) expect(options).toMatchObject({ model: model.modelId });
+    });
+
     it("should report the provider's usage of every call to the manager", async () => {
       const { reportUsage, prompts } = await runTurns(resend, generateText);
       expect(reportUsage.mock.calls.map(([usage]) => usage)).toEqual(

@@ -118,7 +118,7 @@ export function contextMiddleware(manager: ContextManager, options: ContextMiddl
         throw error;
       }
       const request = toRequestOptions(
-        { system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal },
+        { system: system.map((message) => message.content), tools: params.tools, signal: params.abortSignal, model: model.modelId },
         options,
       );
       const target = options.checkProvenance === false ? {} : { targetModel: model };

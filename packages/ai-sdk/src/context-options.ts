@@ -37,6 +37,8 @@ export interface ViewRequest {
   /** The tool definitions sent beside it. */
   tools: readonly unknown[] | undefined;
   signal: AbortSignal | undefined;
+  /** The model's id, so a later summary knows which model's prompt cache holds the view (`RequestOptions.model`). */
+  model?: string | undefined;
 }
 
 /** The request options for a view sent beside `request`'s system texts and tools. */
@@ -49,6 +51,7 @@ export function toRequestOptions(request: ViewRequest, options: ContextOptions):
     ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: request.tools }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(reserveTokens === 0 ? {} : { reserveTokens }),
+    ...(typeof request.model === "string" && request.model !== "" ? { model: request.model } : {}),
   };
 }
 

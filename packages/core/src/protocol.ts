@@ -24,6 +24,12 @@ export interface RequestOptions {
   tools?: readonly unknown[];
   /** Tokens to keep free beside the view (a system prompt sent separately, say). */
   reserveTokens?: number;
+  /**
+   * The model this view is sent to. Never sent anywhere: it tells a later summary whether it can reuse this
+   * request's cached prefix (`PreviousRequest.model`), since a provider's prompt cache serves only the model
+   * that read it.
+   */
+  model?: string;
 }
 
 export interface ContextManager {

@@ -15,10 +15,17 @@ describe("coverInConversation", () => {
     const conversation = coverInConversation({ messages: history, tools: ["tool"] }, history.slice(1, 7), ask)!;
     expect(conversation.cover).toEqual({ start: 1, end: 7, kept: [] });
     expect(conversation.tools).toEqual(["tool"]);
+    expect(conversation).not.toHaveProperty("model");
     expect(conversation.ask).toMatch(/^Summarize\.\n\n/);
     expect(conversation.ask).toContain(
       'from the user message that begins "request 0" through the assistant message that begins "answer 0"',
     );
+  });
+
+  it("should carry the model the previous request was sent to", () => {
+    const conversation = coverInConversation({ messages: history, model: "gpt-4.1" }, history.slice(1, 7), ask)!;
+    expect(conversation.model).toBe("gpt-4.1");
+    expect(conversation.tools).toBeUndefined();
   });
 
   it("should name the few messages inside the run that stay", () => {

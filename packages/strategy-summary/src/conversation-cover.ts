@@ -21,7 +21,7 @@ export function coverInConversation(
   request: Pick<SummarizerRequest, "instructions" | "previousSummary">,
 ): SummarizerConversation | undefined {
   if (previous === undefined || covered.length === 0) return undefined;
-  const { messages, tools } = previous;
+  const { messages, tools, model } = previous;
   const positionOf = new Map<Message, number>();
   messages.forEach((message, position) => positionOf.set(message, position));
   const positions: number[] = [];
@@ -38,5 +38,5 @@ export function coverInConversation(
   if (kept.length > MAX_KEPT_INSIDE) return undefined;
   const cover = { start, end, kept };
   const ask = buildPrefixSummaryAsk(request, { messages, cover });
-  return tools === undefined ? { messages, cover, ask } : { messages, tools, cover, ask };
+  return { messages, ...(tools === undefined ? {} : { tools }), ...(model === undefined ? {} : { model }), cover, ask };
 }

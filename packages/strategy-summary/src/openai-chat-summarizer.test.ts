@@ -142,6 +142,21 @@ describe("openAIChatSummarizer", () => {
       expect(calls.map(({ body }) => reusedPrefix(body))).toEqual([true, true, false, false, false]);
     });
 
+    it("should decide by default on the model the conversation was sent to, when the request named it, before provenance", async () => {
+      const { client, calls } = fakeClient("ok");
+      const summarize = (model: string, offered: ReturnType<typeof conversationOf>, sentTo: string) =>
+        openAIChatSummarizer(client, { model })({ ...request, conversation: { ...offered, model: sentTo } });
+      // Nothing recorded, but the request was sent to a dated snapshot of the summarizer's model: its cache holds the prefix.
+      await summarize("gpt-4.1", unrecorded, "gpt-4.1-2025-04-14");
+      // The request's model outranks provenance: the latest answer came from gpt-4.1, but the prefix was last sent to another.
+      await summarize("gpt-4.1", conversation, "gpt-4.1-mini");
+      // And the other way: an older answer by another model, the prefix sent to the summarizer's.
+      await summarize("o3", conversation, "o3");
+      // Another model than the one it was sent to reads nothing from that cache.
+      await summarize("gpt-4.1-mini", unrecorded, "gpt-4.1");
+      expect(calls.map(({ body }) => reusedPrefix(body))).toEqual([true, false, true, false]);
+    });
+
     it("should follow true and false without looking at provenance", async () => {
       const { client, calls } = fakeClient("ok");
       await openAIChatSummarizer(client, { model: "gpt-4.1-mini", reuseCachedPrefix: true })({ ...request, conversation });

@@ -29,9 +29,10 @@ export interface OpenAIChatSummarizerOptions {
    * the strategy offers it (`SummarizerRequest.conversation`): the provider reads that prefix from its prompt
    * cache (automatic past 1,024 tokens) instead of being sent a transcript. It hits only when `model` is the
    * model that read that conversation; with another model it costs about twice a transcript. `"auto"` (default)
-   * reuses it only when the latest assistant message that records a `metadata.provenance` names an OpenAI model
-   * that is `model` (a dated snapshot suffix aside), and sends the transcript when none records one; `true` and
-   * `false` decide without looking.
+   * reuses it only when that conversation was sent to `model` (a dated snapshot suffix aside): as the request's
+   * `RequestOptions.model` says (the loop wrappers pass it), or, when the request named none, as the latest
+   * assistant message that records a `metadata.provenance` says (an OpenAI model); it sends the transcript when
+   * neither tells. `true` and `false` decide without looking.
    */
   reuseCachedPrefix?: boolean | "auto";
   /**
@@ -62,7 +63,7 @@ export function openAIChatSummarizer(client: OpenAIChatClient, options: OpenAICh
   }
   const { model, maxTokensField = "max_tokens", temperature, reuseCachedPrefix = "auto", toMessages = toProviderMessages } = options;
   return async (request) => {
-    const reuse = reuseCachedPrefix === "auto" ? answeredBy(request.conversation?.messages, model) : reuseCachedPrefix;
+    const reuse = reuseCachedPrefix === "auto" ? readBy(request.conversation, model) : reuseCachedPrefix;
     const prefix = reuse ? prefixChat(request, toMessages) : undefined;
     // The conversation's messages and tools go as the agent's loop sent them: their types are the client's own,
     // which this duck type does not restate (the openai package's message and tool types would make it depend on it).
@@ -108,12 +109,21 @@ function prefixChat(
 }
 
 /**
+ * Whether the conversation was read by `model`: the model its request was sent to, when the loop named it;
+ * otherwise as far as provenance tells. False when neither tells (the cache's model is unknown).
+ */
+function readBy(conversation: SummarizerRequest["conversation"], model: string): boolean {
+  if (conversation === undefined) return false;
+  return conversation.model === undefined ? answeredBy(conversation.messages, model) : isSameModel(conversation.model, model);
+}
+
+/**
  * Whether the conversation was read by `model`, as far as provenance tells: the latest assistant message that
  * records one names an OpenAI model that is `model`. False when none records one (the cache's model is unknown).
  */
-function answeredBy(messages: readonly Message[] | undefined, model: string): boolean {
-  for (let index = (messages?.length ?? 0) - 1; index >= 0; index -= 1) {
-    const message = messages![index]!;
+function answeredBy(messages: readonly Message[], model: string): boolean {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
     const provenance = message.role === "assistant" ? provenanceOf(message) : undefined;
     if (provenance !== undefined) return providerFamily(provenance.provider) === "openai" && isSameModel(provenance.model, model);
   }

@@ -38,6 +38,11 @@ export interface SummarizerConversation {
   /** The tool definitions that request was asked with, as given (`RequestOptions.tools`). */
   readonly tools?: readonly unknown[];
   /**
+   * The model that request was sent to (`RequestOptions.model`), when the agent's loop named it: the only model
+   * whose prompt cache holds `messages`. A summarizer of another model gains nothing from sending them again.
+   */
+  readonly model?: string;
+  /**
    * `messages[start]` to `messages[end - 1]` are what this summary newly covers, unshortened, but for the few
    * positions in `kept`, which stay in the view as they are (the latest user message of a long tool-calling turn).
    */

@@ -58,12 +58,11 @@ describe("a summary request after a Chat Completions session", () => {
   });
   afterAll(() => server.close());
 
-  it("should start with the previous request's messages byte for byte, with its tools, and be read from the prompt cache", async () => {
+  /** Six tool-calling turns of `model` through `contextChatCompletions`, summarized by `summaryModel`. */
+  async function runSession(model: string, summaryModel: string): Promise<void> {
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "test", maxRetries: 0 });
-    const model = "gpt-4.1-mini";
-    // contextChatCompletions records no provenance, so the default ("auto") could not tell this is the model whose
-    // cache holds the prefix and would send a transcript: a caller who knows it is asks for the reuse.
-    const context = summarizingContext(openAIChatSummarizer(client, { model, reuseCachedPrefix: true }));
+    // The default reuseCachedPrefix ("auto"): the loop tells the manager each request's model, which decides it.
+    const context = summarizingContext(openAIChatSummarizer(client, { model: summaryModel }));
     const chat = contextChatCompletions(client, context);
     for (let turn = 1; turn <= 6; turn += 1) {
       const opening = turn === 1 ? [{ role: "system" as const, content: SYSTEM }] : [];
@@ -83,6 +82,13 @@ describe("a summary request after a Chat Completions session", () => {
         completion = await chat.create({ model, tools: openAITools, max_tokens: 1024, messages: results });
       }
     }
+  }
+
+  it("should start with the previous request's messages byte for byte, with its tools, and be read from the prompt cache", async () => {
+    const model = "gpt-4.1-mini";
+    server.requests.length = 0;
+    // contextChatCompletions records no provenance on these answers: the request's model alone says whose cache holds the prefix.
+    await runSession(model, model);
     const { summary, previous, next } = summaryAround(server);
     const sent = summary.body["messages"] as unknown[];
     const before = previous.body["messages"] as unknown[];
@@ -99,6 +105,22 @@ describe("a summary request after a Chat Completions session", () => {
     expect(JSON.stringify(next.body["messages"])).toContain(SCRIPTED_SUMMARY);
     expect(next.body["messages"] as unknown[]).not.toHaveLength(before.length + 1);
   });
+
+  it("should send the transcript form when the summary's model is not the one the conversation was sent to", async () => {
+    server.requests.length = 0;
+    // Another model reads nothing from gpt-4.1-mini's cache: the prefix would cost about twice the transcript.
+    await runSession("gpt-4.1-mini", "gpt-4o-mini");
+    const summaries = server.requests.filter((request) => request.body["model"] === "gpt-4o-mini");
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const summary of summaries) {
+      const sent = summary.body["messages"] as { role: string; content: string }[];
+      expect(sent.map((message) => message.role)).toEqual(["system", "user"]);
+      expect(sent[1]!.content).toMatch(/^(<previous-summary>|<conversation>)/);
+      expect(summary.body["tools"]).toBeUndefined();
+      expect(isSummaryAsk(summary.body)).toBe(false);
+    }
+    expect(server.requests.some((request) => isSummaryAsk(request.body))).toBe(false);
+  });
 });
 
 describe("a summary request after a Messages session", () => {
@@ -108,12 +130,11 @@ describe("a summary request after a Messages session", () => {
   });
   afterAll(() => server.close());
 
-  it("should send the previous request's system, tools and messages, then the ask, and read them from the prompt cache", async () => {
+  /** Six tool-calling turns of `model` through `contextMessages`, summarized by `summaryModel`. */
+  async function runSession(model: string, summaryModel: string): Promise<void> {
     const client = new Anthropic({ baseURL: server.url, apiKey: "test", maxRetries: 0 });
-    const model = "claude-sonnet-4-6";
-    // contextMessages records provenance only on answers that hold thinking or compaction blocks, and this session's
-    // hold neither, so the default ("auto") would send the compaction request: a caller who knows the model asks for the reuse.
-    const context = summarizingContext(anthropicCompactionSummarizer(client, { model, system: SYSTEM, reuseCachedPrefix: true }));
+    // The default reuseCachedPrefix ("auto"): the loop tells the manager each request's model, which decides it.
+    const context = summarizingContext(anthropicCompactionSummarizer(client, { model: summaryModel, system: SYSTEM }));
     const claude = contextMessages(client, context);
     for (let turn = 1; turn <= 6; turn += 1) {
       const params = { model, system: SYSTEM, tools: anthropicTools, max_tokens: 1024 };
@@ -127,6 +148,14 @@ describe("a summary request after a Messages session", () => {
         response = await claude.create({ ...params, messages: [{ role: "user", content: results }] });
       }
     }
+  }
+
+  it("should send the previous request's system, tools and messages, then the ask, and read them from the prompt cache", async () => {
+    const model = "claude-sonnet-4-6";
+    server.requests.length = 0;
+    // contextMessages records provenance only on answers that hold thinking or compaction blocks, and this session's
+    // hold neither: the request's model alone says whose cache holds the prefix.
+    await runSession(model, model);
     const { summary, previous, next } = summaryAround(server);
     expect(summary.body["compaction"]).toBeUndefined();
     expect(JSON.stringify(summary.body["tools"])).toBe(JSON.stringify(previous.body["tools"]));
@@ -148,5 +177,19 @@ describe("a summary request after a Messages session", () => {
     expect(usage["cache_creation_input_tokens"]).toBe(0);
     expect(usage["cache_read_input_tokens"]).toBeGreaterThan(usage["input_tokens"]! * 10);
     expect(JSON.stringify(next.body["messages"])).toContain(SCRIPTED_SUMMARY);
+  });
+
+  it("should send the compaction request when the summary's model is not the one the conversation was sent to", async () => {
+    server.requests.length = 0;
+    // Another model reads nothing from claude-sonnet-4-6's cache: the prefix would cost about twice the compaction request.
+    await runSession("claude-sonnet-4-6", "claude-haiku-4-5");
+    const summaries = server.requests.filter((request) => request.body["model"] === "claude-haiku-4-5");
+    expect(summaries.length).toBeGreaterThan(0);
+    for (const summary of summaries) {
+      expect(summary.body["compaction"]).toMatchObject({ type: "summarize" });
+      expect(summary.body["tools"]).toBeUndefined();
+      expect(isSummaryAsk(summary.body)).toBe(false);
+    }
+    expect(server.requests.some((request) => isSummaryAsk(request.body))).toBe(false);
   });
 });

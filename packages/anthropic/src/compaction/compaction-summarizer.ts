@@ -32,9 +32,10 @@ export interface CompactionSummarizerOptions extends Omit<PrefixRequestOptions, 
    * a compaction request over the covered messages at the full price. It hits only when `model`, `system`,
    * `ttl`, `openingUserText` and `checkProvenance` are the loop's, and the loop runs without extended thinking
    * (a change of thinking settings drops the cached messages); with another model it costs about twice the
-   * compaction request. `"auto"` (default) sends it only when the latest assistant message that records a
-   * `metadata.provenance` names an Anthropic model that is `model` (a dated snapshot suffix aside), and the
-   * compaction request when none records one; `true` and `false` decide without looking.
+   * compaction request. `"auto"` (default) sends it only when that conversation was sent to `model` (a dated
+   * snapshot suffix aside): as the request's `RequestOptions.model` says (`contextMessages` passes it), or, when
+   * the request named none, as the latest assistant message that records a `metadata.provenance` says (an
+   * Anthropic model); it sends the compaction request when neither tells. `true` and `false` decide without looking.
    */
   reuseCachedPrefix?: boolean | "auto";
 }
@@ -59,7 +60,7 @@ export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, o
   const beta = options.beta ?? "compact-2026-09-04";
   const { reuseCachedPrefix = "auto" } = options;
   return async ({ messages, previousSummary, instructions, signal, maxTokens, conversation }) => {
-    const reuse = reuseCachedPrefix === "auto" ? answeredBy(conversation?.messages, options.model) : reuseCachedPrefix;
+    const reuse = reuseCachedPrefix === "auto" ? readBy(conversation, options.model) : reuseCachedPrefix;
     if (reuse && conversation !== undefined) return summarizeAfterPrefix(client, options, conversation, signal, maxTokens);
     const view: Message[] =
       previousSummary === undefined ? [...messages] : [{ role: "user", content: `Summary so far:\n${previousSummary}` }, ...messages];
@@ -84,12 +85,21 @@ export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, o
 }
 
 /**
+ * Whether the conversation was read by `model`: the model its request was sent to, when the loop named it;
+ * otherwise as far as provenance tells. False when neither tells (the cache's model is unknown).
+ */
+function readBy(conversation: PrefixConversation | undefined, model: string): boolean {
+  if (conversation === undefined) return false;
+  return conversation.model === undefined ? answeredBy(conversation.messages, model) : isSameModel(conversation.model, model);
+}
+
+/**
  * Whether the conversation was read by `model`, as far as provenance tells: the latest assistant message that
  * records one names an Anthropic model that is `model`. False when none records one (the cache's model is unknown).
  */
-function answeredBy(messages: readonly Message[] | undefined, model: string): boolean {
-  for (let index = (messages?.length ?? 0) - 1; index >= 0; index -= 1) {
-    const message = messages![index]!;
+function answeredBy(messages: readonly Message[], model: string): boolean {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
     const provenance = message.role === "assistant" ? provenanceOf(message) : undefined;
     if (provenance !== undefined) return providerFamily(provenance.provider) === ANTHROPIC_PROVIDER && isSameModel(provenance.model, model);
   }

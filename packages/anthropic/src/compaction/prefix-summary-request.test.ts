@@ -88,6 +88,20 @@ describe("anthropicCompactionSummarizer with a conversation", () => {
     expect(bodies.map(reusedPrefix)).toEqual([true, false, false, false]);
   });
 
+  it("should decide by default on the model the conversation was sent to, when the request named it, before provenance", async () => {
+    const { client, bodies } = fakeClient(answer);
+    const summarize = (model: string, messages: Message[], sentTo: string) =>
+      anthropicCompactionSummarizer(client, { model })({ ...request, conversation: { ...request.conversation, messages, model: sentTo } });
+    // Nothing recorded (no thinking, no compaction in the answers), but sent to a dated snapshot of the summarizer's model.
+    await summarize("claude-sonnet-4-5", view, "claude-sonnet-4-5-20250929");
+    // The request's model outranks provenance: the answers came from claude-sonnet-4-5, the prefix was last sent to another.
+    await summarize("claude-sonnet-4-5", recorded, "claude-haiku-4-5");
+    await summarize("claude-haiku-4-5", recorded, "claude-haiku-4-5");
+    // Another model than the one it was sent to reads nothing from that cache.
+    await summarize("claude-haiku-4-5", view, "claude-sonnet-4-5");
+    expect(bodies.map(reusedPrefix)).toEqual([true, false, true, false]);
+  });
+
   it("should follow true and false without looking at provenance", async () => {
     const { client, bodies } = fakeClient(answer);
     await anthropicCompactionSummarizer(client, { model: "claude-haiku-4-5", reuseCachedPrefix: true })(request);

@@ -9,6 +9,8 @@ import { fromLatestCompaction } from "./compaction-records.js";
 export interface PrefixConversation {
   readonly messages: readonly Message[];
   readonly tools?: readonly unknown[];
+  /** The model the agent's request was sent to (`RequestOptions.model`), when its loop named it. */
+  readonly model?: string;
   readonly ask: string;
 }
 

@@ -135,6 +135,8 @@ export function contextMessages(
           ...(rest.tools === undefined ? {} : { tools: rest.tools }),
           ...(requestOptions?.signal == null ? {} : { signal: requestOptions.signal }),
           ...(reserveTokens === 0 ? {} : { reserveTokens }),
+          // Which model's prompt cache this view fills, for a later summary that would reuse it.
+          ...(typeof rest.model === "string" && rest.model !== "" ? { model: rest.model } : {}),
         },
         isOverflow: isPromptTooLongError,
         ...(recoverOverflow === undefined ? {} : { recoverOverflow }),

@@ -54,8 +54,8 @@ export interface CompactionPassParts {
   readonly receipts?: CompactionReceipts;
   /** The view the previous request returned, for the receipt's shared prefix. */
   readonly previousView?: () => readonly Message[];
-  /** The tools the previous request was asked with, handed to the strategies with that view. */
-  readonly previousTools?: () => readonly unknown[] | undefined;
+  /** The tools the previous request was asked with and the model it was for, handed to the strategies with that view. */
+  readonly previousOptions?: () => { readonly tools?: readonly unknown[] | undefined; readonly model?: string | undefined };
   /** Keeps the strategies' state each compaction replaced, beside its receipt, for `undoCompaction`. */
   readonly undo?: CompactionUndo;
 }
@@ -211,8 +211,10 @@ export class CompactionPass {
   private previousRequest(): Pick<StrategyContext, "previousRequest"> {
     const messages = this.parts.previousView?.() ?? [];
     if (messages.length === 0) return {};
-    const tools = this.parts.previousTools?.();
-    return { previousRequest: tools === undefined ? { messages } : { messages, tools } };
+    const { tools, model } = this.parts.previousOptions?.() ?? {};
+    return {
+      previousRequest: { messages, ...(tools === undefined ? {} : { tools }), ...(model === undefined ? {} : { model }) },
+    };
   }
 
   /** Writes the receipt of the compaction just committed; resolves to it, or undefined when receipts are not kept. */

@@ -32,6 +32,20 @@ describe("StrategyContext.previousRequest", () => {
     seen[0]!.messages.forEach((message, index) => expect(message).toBe(first[index]));
   });
 
+  it("should hand a compaction the model the previous request was for, and none when that request named none", async () => {
+    const seen: (PreviousRequest | undefined)[] = [];
+    const manager = await memoryContext({ tokenizer: "estimate", strategies: [recordingStrategy(seen)] });
+    await manager.setMessages([systemMessage("be brief"), ...sampleTurn(0, 200)]);
+    await manager.getMessagesForRequest({ tokenBudget: 1_000_000, model: "claude-sonnet-4-5" });
+    // The compaction runs before its own request is recorded: it gets the previous request's model, not its own.
+    await manager.compact({ tokenBudget: 1_000_000, model: "gpt-4o" });
+    await manager.compact({ tokenBudget: 1_000_000 });
+    await manager.compact({ tokenBudget: 1_000_000 });
+    expect(seen.map((request) => request?.model)).toEqual(["claude-sonnet-4-5", "gpt-4o", undefined]);
+    expect(seen.every((request) => request !== undefined && !("tools" in request))).toBe(true);
+    expect("model" in seen[2]!).toBe(false);
+  });
+
   it("should hand nothing before the first request, nor after the history is set again", async () => {
     const seen: (PreviousRequest | undefined)[] = [];
     const manager = await memoryContext({ tokenizer: "estimate", strategies: [recordingStrategy(seen)] });

@@ -69,6 +69,26 @@ describe("RequestOptions.tools and reserveTokens", () => {
     }
   });
 
+  it("should reject a model that is not a non-empty string with the typed error naming it, changing nothing", async () => {
+    const manager = await memoryContext({ tokenizer: "estimate" });
+    await manager.setMessages(history);
+    const before = await manager.getMessagesForRequest({ tokenBudget: 2_000, model: "gpt-4o" });
+    const usage = await manager.usage();
+    for (const model of [42, "", null, { name: "gpt-4o" }, ["gpt-4o"]] as unknown as string[]) {
+      for (const call of [
+        () => manager.getMessagesForRequest({ tokenBudget: 2_000, model }),
+        () => manager.compact({ tokenBudget: 2_000, model }),
+        () => manager.shouldCompact({ tokenBudget: 2_000, model }),
+      ]) {
+        const failure = call();
+        await expect(failure).rejects.toBeInstanceOf(ContextRequestError);
+        await expect(failure).rejects.toThrow(/model/);
+      }
+    }
+    expect(await manager.usage()).toEqual(usage);
+    expect(await manager.getMessagesForRequest({ tokenBudget: 2_000 })).toEqual(before);
+  });
+
   it("should reject tools that cannot be serialized with a typed error naming the tool, changing nothing (regression)", async () => {
     const circular: Record<string, unknown> = { type: "function" };
     circular["self"] = circular;

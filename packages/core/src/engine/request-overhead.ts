@@ -12,12 +12,21 @@ export class RequestOverhead {
 
   constructor(private readonly counter: TokenCounter) {}
 
-  /** Tokens of `options.tools` plus `options.reserveTokens`. */
+  /** Tokens of `options.tools` plus `options.reserveTokens` (and `options.model` checked, counting nothing). */
   tokensOf(options: RequestOptions): number {
     const { reserveTokens = 0, tools = [] } = options;
     if (typeof reserveTokens !== "number" || !Number.isFinite(reserveTokens) || reserveTokens < 0) {
       throw new ContextRequestError([
         { path: "reserveTokens", message: `must be a finite number of tokens ≥ 0, received ${String(reserveTokens)}` },
+      ]);
+    }
+    // Not sent and not counted, but checked with the rest, so a bad one rejects the request with nothing changed.
+    if (options.model !== undefined && (typeof options.model !== "string" || options.model === "")) {
+      throw new ContextRequestError([
+        {
+          path: "model",
+          message: `must be the name of the model the view is sent to, a non-empty string, received ${describe(options.model)}`,
+        },
       ]);
     }
     if (!Array.isArray(tools)) {
@@ -60,4 +69,8 @@ export class RequestOverhead {
     }
     return this.counter.count(json ?? "") + TOOL_OVERHEAD_TOKENS;
   }
+}
+
+function describe(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : typeof value;
 }

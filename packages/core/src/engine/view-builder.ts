@@ -59,8 +59,8 @@ export class ViewBuilder {
   private previousTail: Message[] = [];
   /** The previous view, taken before a compaction replaces it, for the receipt. */
   private previousAtCompaction: readonly Message[] = [];
-  /** The tools the previous request was asked with, handed to the strategies beside its view. */
-  private previousTools: readonly unknown[] | undefined;
+  /** The tools the previous request was asked with and the model it was for, handed to the strategies beside its view. */
+  private previousOptions: { readonly tools?: readonly unknown[] | undefined; readonly model?: string | undefined } = {};
   /** The view before each recent compaction of this process, by receipt id: what `undoTo` puts back. */
   private readonly beforeCompactions = new Map<string, { tail: TailSnapshot; previousSettled: number; previousTail: Message[] }>();
 
@@ -73,7 +73,7 @@ export class ViewBuilder {
       tail: this.tail,
       planner: this.planner,
       previousView: () => this.previousAtCompaction,
-      previousTools: () => this.previousTools,
+      previousOptions: () => this.previousOptions,
     });
     this.events = parts.events;
     this.parts = parts;
@@ -119,7 +119,7 @@ export class ViewBuilder {
     const compacted = reason !== undefined;
     this.tail.settle(openUnitStart, compacted);
     this.rememberView();
-    this.previousTools = options.tools;
+    this.previousOptions = { tools: options.tools, model: options.model };
     this.planner.recordRequest(plan, { tokens: view.tokens, messageCount: view.messages.length }, compacted);
     return { view: view.messages.slice(), steps, tokensBefore };
   }
@@ -207,7 +207,7 @@ export class ViewBuilder {
     this.previousSettled = 0;
     this.previousTail = [];
     this.previousAtCompaction = [];
-    this.previousTools = undefined;
+    this.previousOptions = {};
     this.tail.reset();
     this.planner.reset();
     this.compaction.reset();

@@ -92,7 +92,8 @@ export interface StrategyContext {
   /**
    * The request the model last saw, when this process built one since the history was last set: the
    * view the previous request returned, exactly (the same frozen messages, `metadata` included, which
-   * adapters leave out as they send), and the tools it was asked with (`RequestOptions.tools`). A
+   * adapters leave out as they send), the tools it was asked with (`RequestOptions.tools`) and the model it
+   * was for (`RequestOptions.model`). A
    * summary strategy can send it unchanged as the prefix of its own request, so the provider reads that
    * prefix from its prompt cache. Absent in previews, after a restart, and before the first request.
    */
@@ -103,6 +104,8 @@ export interface StrategyContext {
 export interface PreviousRequest {
   readonly messages: readonly Message[];
   readonly tools?: readonly unknown[];
+  /** The model that request was sent to (`RequestOptions.model`), when the caller named it: the model its cached prefix serves. */
+  readonly model?: string;
 }
 
 export interface StrategyResult {

@@ -1,6 +1,6 @@
 import { createContextManager, MemoryMessageStore } from "@ctxkit/core";
 import type { GenerateContentParameters, GenerateContentResponse, GoogleGenAI } from "@google/genai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { contextModels } from "./context-models.js";
 
 /** A client that records each request and answers with `candidates` (none: a blocked prompt). */
@@ -37,6 +37,18 @@ describe("contextModels", () => {
       { role: "user", content: "Hello" },
       { role: "assistant", content: "Bonjour." },
     ]);
+  });
+
+  it("should tell the manager the request's model, so a later summary knows whose prompt cache holds the view", async () => {
+    const context = await manager();
+    const viewFor = vi.spyOn(context, "getMessagesForRequest");
+    const answer = { candidates: [{ content: { role: "model", parts: [{ text: "Hi." }] }, finishReason: "STOP" }] };
+    const { ai } = recordingClient(answer);
+    await contextModels(ai, context).generateContent({
+      model: "gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text: "Hello" }] }],
+    });
+    expect(viewFor.mock.calls[0]![0]).toMatchObject({ model: "gemini-2.5-flash" });
   });
 
   it("should store the model's thoughts, signatures and calls as they came, and give calls with no id stable ones", async () => {

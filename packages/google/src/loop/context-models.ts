@@ -108,6 +108,7 @@ export function contextModels(ai: Pick<GoogleGenAI, "models">, manager: ContextM
           ...(config.tools === undefined ? {} : { tools: config.tools }),
           ...(config.abortSignal === undefined ? {} : { signal: config.abortSignal }),
           ...(reserveTokens === 0 ? {} : { reserveTokens }),
+          ...(typeof rest.model === "string" && rest.model !== "" ? { model: rest.model } : {}),
         },
         isOverflow: isContextLengthError,
         ...(recoverOverflow === undefined ? {} : { recoverOverflow }),

@@ -84,7 +84,7 @@ export function contextChatCompletions(
       sendWithRecovery({
         manager,
         provider: PROVIDER,
-        request: viewRequestOptions(options, rest.tools, requestOptions?.signal),
+        request: viewRequestOptions(options, rest, requestOptions?.signal),
         isOverflow: isContextLengthError,
         ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
         send: (view) => send(toChatCompletionMessages(view)),

@@ -118,7 +118,7 @@ export function contextResponses(
       sendWithRecovery({
         manager,
         provider: PROVIDER,
-        request: viewRequestOptions(options, rest.tools, requestOptions?.signal),
+        request: viewRequestOptions(options, rest, requestOptions?.signal),
         isOverflow: isContextLengthError,
         ...(options.recoverOverflow === undefined ? {} : { recoverOverflow: options.recoverOverflow }),
         // Another model's compaction item is no cut point: it is left out, and the view is sent whole.

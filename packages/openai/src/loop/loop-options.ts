@@ -15,16 +15,21 @@ export interface ContextLoopOptions {
   onEvent?: EventHandler;
 }
 
-/** The view's request options: the loop's window or budget, and the call's tools (counted) and abort signal. */
+/**
+ * The view's request options: the loop's window or budget, the call's tools (counted) and abort signal, and
+ * its model (so a later summary knows which model's prompt cache holds this view; a call with no model names none).
+ */
 export function viewRequestOptions(
   options: ContextLoopOptions,
-  tools: readonly unknown[] | undefined,
+  call: { readonly tools?: readonly unknown[] | undefined; readonly model?: unknown },
   signal: AbortSignal | null | undefined,
 ): RequestOptions {
+  const { tools, model } = call;
   return {
     ...(options.provider === undefined ? {} : { provider: options.provider }),
     ...(options.tokenBudget === undefined ? {} : { tokenBudget: options.tokenBudget }),
     ...(tools === undefined ? {} : { tools }),
     ...(signal == null ? {} : { signal }),
+    ...(typeof model === "string" && model !== "" ? { model } : {}),
   };
 }
