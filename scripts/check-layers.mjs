@@ -25,6 +25,7 @@ export const CORE_LAYERS = [
   { name: "errors", paths: ["errors.ts"] },
   { name: "events", paths: ["events.ts"] },
   { name: "zod-locale", paths: ["zod-locale.ts"] },
+  { name: "build-on-first-use", paths: ["build-on-first-use.ts"] },
   { name: "messages", paths: ["messages"] },
   { name: "tokens", paths: ["tokens"] },
   { name: "units", paths: ["units"] },

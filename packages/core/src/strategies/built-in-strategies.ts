@@ -81,10 +81,19 @@ export const BUILT_IN_STRATEGY_SCHEMAS: { readonly [Name in BuiltInStrategyName]
   "trim-long-text": trimLongTextSchema,
   truncate: truncateSchema,
   "shorten-to-fit": shortenToFitSchema,
-  "sliding-window": slidingWindowSchema,
-  importance: importanceSchema,
-  microcompact: microcompactSchema,
-  "offload-tool-results": offloadToolResultsSchema,
+  // The strategies outside the default pipeline build their schemas when first read.
+  get "sliding-window"() {
+    return slidingWindowSchema();
+  },
+  get importance() {
+    return importanceSchema();
+  },
+  get microcompact() {
+    return microcompactSchema();
+  },
+  get "offload-tool-results"() {
+    return offloadToolResultsSchema();
+  },
 });
 
 /** Every name `createBuiltInStrategy` accepts, the defaults first. */

@@ -1,5 +1,6 @@
 // importance: scores each unit (recency, tool errors, user corrections, file edits) and drops the least important whole units first.
 import * as z from "zod/mini";
+import { buildOnFirstUse } from "../build-on-first-use.js";
 import type { Message } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
@@ -23,21 +24,25 @@ export interface ImportanceOptions {
   weights?: ImportanceWeights;
 }
 
-// zod numbers are finite, so a weight is a finite number ≥ 0.
-const weight = z.number().check(z.nonnegative());
-
-/** The options checked: unknown keys and bad values are refused, defaults filled in. */
-export const optionsSchema = z.strictObject({
-  // `prefault`, not `default`: a missing `weights` is parsed as `{}`, so each weight gets its own default.
-  weights: z.prefault(
-    z.strictObject({
-      recency: z._default(weight, 1),
-      toolError: z._default(weight, 1),
-      userCorrection: z._default(weight, 2),
-      fileEdit: z._default(weight, 1),
-    }),
-    {},
-  ),
+/**
+ * The options checked: unknown keys and bad values are refused, defaults filled in. Built on first use: the default
+ * pipeline does not run this strategy, so a process that never makes one never builds it.
+ */
+export const optionsSchema = buildOnFirstUse(() => {
+  // zod numbers are finite, so a weight is a finite number ≥ 0.
+  const weight = z.number().check(z.nonnegative());
+  return z.strictObject({
+    // `prefault`, not `default`: a missing `weights` is parsed as `{}`, so each weight gets its own default.
+    weights: z.prefault(
+      z.strictObject({
+        recency: z._default(weight, 1),
+        toolError: z._default(weight, 1),
+        userCorrection: z._default(weight, 2),
+        fileEdit: z._default(weight, 1),
+      }),
+      {},
+    ),
+  });
 });
 
 const TOOL_ERROR = /\b(error|exception|traceback|failed|failure|fatal|panic|denied|not found|exit (code|status) [1-9])\b/i;
@@ -75,7 +80,7 @@ function scoreUnit(view: ViewDraft, unit: ToolUnit, unitIndex: number, weights: 
  * below the target. The same draft always gives the same result: scores read only the draft.
  */
 export function importance(options?: ImportanceOptions): Strategy {
-  const { weights } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { weights } = parseConfig(NAME, optionsSchema(), options ?? {});
 
   return {
     name: NAME,

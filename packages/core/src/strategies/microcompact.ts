@@ -1,5 +1,6 @@
 // microcompact: clears the results of tools that can simply be run again (reads, searches, listings), and does it after a pause too.
 import * as z from "zod/mini";
+import { buildOnFirstUse } from "../build-on-first-use.js";
 import type { ToolMessage } from "../messages/message.js";
 import { durationMsSchema } from "../modules/duration-ms.js";
 import { parseConfig } from "../modules/parse-config.js";
@@ -31,25 +32,30 @@ const RERUNNABLE = /(read|view|cat|grep|glob|search|find|list|ls|fetch|get|open|
 /** The default classifier: tools that look things up, whose output the agent can ask for again. */
 export const isRerunnableToolResult: ToolResultClassifier = (toolName) => RERUNNABLE.test(toolName);
 
-/** The options checked: unknown keys and bad values are refused, defaults filled in. */
-export const optionsSchema = z.strictObject({
-  keepRecent: z._default(z.int().check(z.nonnegative()), 3),
-  idleMs: z._default(z.nullable(durationMsSchema), 300_000),
-  // A function given to `default` is called for the value, so the classifier is returned by one.
-  isClearable: z._default(
-    z.custom<ToolResultClassifier>((value) => typeof value === "function", {
-      message: "must be a function (toolName, message) => boolean",
-    }),
-    () => isRerunnableToolResult,
-  ),
-});
+/**
+ * The options checked: unknown keys and bad values are refused, defaults filled in. Built on first use: the default
+ * pipeline does not run this strategy, so a process that never makes one never builds it.
+ */
+export const optionsSchema = buildOnFirstUse(() =>
+  z.strictObject({
+    keepRecent: z._default(z.int().check(z.nonnegative()), 3),
+    idleMs: z._default(z.nullable(durationMsSchema), 300_000),
+    // A function given to `default` is called for the value, so the classifier is returned by one.
+    isClearable: z._default(
+      z.custom<ToolResultClassifier>((value) => typeof value === "function", {
+        message: "must be a function (toolName, message) => boolean",
+      }),
+      () => isRerunnableToolResult,
+    ),
+  }),
+);
 
 function placeholderFor(toolName: string, originalTokens: number): string {
   return `[stale ${toolName || "tool"} result cleared: ${originalTokens} tokens; run the tool again if it is needed]`;
 }
 
 export function microcompact(options?: MicrocompactOptions): Strategy {
-  const { keepRecent, idleMs, isClearable } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { keepRecent, idleMs, isClearable } = parseConfig(NAME, optionsSchema(), options ?? {});
 
   function apply(view: ViewDraft, context: StrategyContext): StrategyResult {
     const names = findToolNames(view);

@@ -1,5 +1,6 @@
 // offload-tool-results: swaps a large tool result in the view for a short reference the agent can resolve with `retrieve_tool_result`.
 import * as z from "zod/mini";
+import { buildOnFirstUse } from "../build-on-first-use.js";
 import type { ContentPart, ToolMessage } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
@@ -18,12 +19,17 @@ export interface OffloadToolResultsOptions {
   previewChars?: number;
 }
 
-/** The options checked: unknown keys and bad values are refused, defaults filled in. */
-export const optionsSchema = z.strictObject({
-  minTokens: z._default(z.int().check(z.positive()), 1_000),
-  keepRecent: z._default(z.int().check(z.nonnegative()), 1),
-  previewChars: z._default(z.int().check(z.nonnegative()), 200),
-});
+/**
+ * The options checked: unknown keys and bad values are refused, defaults filled in. Built on first use: the default
+ * pipeline does not run this strategy, so a process that never makes one never builds it.
+ */
+export const optionsSchema = buildOnFirstUse(() =>
+  z.strictObject({
+    minTokens: z._default(z.int().check(z.positive()), 1_000),
+    keepRecent: z._default(z.int().check(z.nonnegative()), 1),
+    previewChars: z._default(z.int().check(z.nonnegative()), 200),
+  }),
+);
 
 function textOf(content: string | ContentPart[]): string {
   if (typeof content === "string") return content;
@@ -48,7 +54,7 @@ export function offloadReference(message: ToolMessage, tokens: number, previewCh
  * Oldest first, until the view is at or below the target.
  */
 export function offloadToolResults(options?: OffloadToolResultsOptions): Strategy {
-  const { minTokens, keepRecent, previewChars } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { minTokens, keepRecent, previewChars } = parseConfig(NAME, optionsSchema(), options ?? {});
 
   return {
     name: NAME,

@@ -1,5 +1,6 @@
 // sliding-window: keeps at most `windowSize` messages in every view (whole units, protected entries aside), moving in steps.
 import * as z from "zod/mini";
+import { buildOnFirstUse } from "../build-on-first-use.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft } from "../pipeline/strategy.js";
 import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
@@ -17,27 +18,32 @@ export interface SlidingWindowOptions {
   step?: number;
 }
 
-/** The options checked: unknown keys and bad values are refused, defaults filled in. */
-export const optionsSchema = z
-  .pipe(
-    z.strictObject({
-      windowSize: z._default(z.int().check(z.positive()), 40),
-      step: z.optional(z.int()),
-    }),
-    // The default step depends on the window, so it is filled in once the window is known to be valid.
-    z.transform(({ windowSize, step = Math.floor(windowSize / 4) }) => ({ windowSize, step })),
-  )
-  .check(
-    z.superRefine(({ windowSize, step }, context) => {
-      if (step < 0 || step >= windowSize) {
-        context.addIssue({
-          code: "custom",
-          path: ["step"],
-          message: `must be an integer from 0 to windowSize - 1 (${windowSize - 1}), got ${step}`,
-        });
-      }
-    }),
-  );
+/**
+ * The options checked: unknown keys and bad values are refused, defaults filled in. Built on first use: the default
+ * pipeline does not run this strategy, so a process that never makes one never builds it.
+ */
+export const optionsSchema = buildOnFirstUse(() =>
+  z
+    .pipe(
+      z.strictObject({
+        windowSize: z._default(z.int().check(z.positive()), 40),
+        step: z.optional(z.int()),
+      }),
+      // The default step depends on the window, so it is filled in once the window is known to be valid.
+      z.transform(({ windowSize, step = Math.floor(windowSize / 4) }) => ({ windowSize, step })),
+    )
+    .check(
+      z.superRefine(({ windowSize, step }, context) => {
+        if (step < 0 || step >= windowSize) {
+          context.addIssue({
+            code: "custom",
+            path: ["step"],
+            message: `must be an integer from 0 to windowSize - 1 (${windowSize - 1}), got ${step}`,
+          });
+        }
+      }),
+    ),
+);
 
 /**
  * A window by message count, not by tokens, held on every view: the manager runs it whenever the view
@@ -46,7 +52,7 @@ export const optionsSchema = z
  * are not counted; the other units are kept newest first while they fit whole.
  */
 export function slidingWindow(options?: SlidingWindowOptions): Strategy {
-  const { windowSize, step } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { windowSize, step } = parseConfig(NAME, optionsSchema(), options ?? {});
 
   const countedMessages = (view: ViewDraft, protectFirst: number): number =>
     view.units.reduce((sum, unit) => sum + (canDropUnit(view, unit, protectFirst) ? unit.end - unit.start : 0), 0);

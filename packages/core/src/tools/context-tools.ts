@@ -1,5 +1,6 @@
 // Handlers for the agent's context tools: pin and unpin messages, read back offloaded tool results.
 import * as z from "zod/mini";
+import { buildOnFirstUse } from "../build-on-first-use.js";
 import { ContextError, ContextValidationError } from "../errors.js";
 import type { ContentPart, Message } from "../messages/message.js";
 import type { ContextManager } from "../protocol.js";
@@ -35,13 +36,16 @@ export interface ContextTools {
   handle(name: string, args: string | Readonly<Record<string, unknown>>): Promise<string>;
 }
 
-const indexArguments = z.strictObject({ index: z.int() });
-const retrieveArguments = z.strictObject({
-  tool_call_id: z.string().check(z.minLength(1)),
-  index: z.optional(z.int().check(z.nonnegative())),
-  offset: z._default(z.int().check(z.nonnegative()), 0),
-  max_chars: z._default(z.int().check(z.positive()), 20_000),
-});
+// Built on the first call: most processes never run a context tool.
+const indexArguments = buildOnFirstUse(() => z.strictObject({ index: z.int() }));
+const retrieveArguments = buildOnFirstUse(() =>
+  z.strictObject({
+    tool_call_id: z.string().check(z.minLength(1)),
+    index: z.optional(z.int().check(z.nonnegative())),
+    offset: z._default(z.int().check(z.nonnegative()), 0),
+    max_chars: z._default(z.int().check(z.positive()), 20_000),
+  }),
+);
 
 const PREVIEW_CHARS = 80;
 
@@ -111,7 +115,7 @@ export function createContextTools(manager: ContextManager): ContextTools {
   const names = new Set(definitions.map((definition) => definition.function.name));
 
   async function pin(args: string | Readonly<Record<string, unknown>>, isPinned: boolean): Promise<string> {
-    const parsed = parseArguments(indexArguments, args);
+    const parsed = parseArguments(indexArguments(), args);
     if ("error" in parsed) return parsed.error;
     let index: number;
     try {
@@ -125,7 +129,7 @@ export function createContextTools(manager: ContextManager): ContextTools {
   }
 
   async function retrieve(args: string | Readonly<Record<string, unknown>>): Promise<string> {
-    const parsed = parseArguments(retrieveArguments, args);
+    const parsed = parseArguments(retrieveArguments(), args);
     if ("error" in parsed) return parsed.error;
     const { tool_call_id: toolCallId, index, offset, max_chars: maxChars } = parsed.value;
     const found = findToolResult(await manager.getMessages(), toolCallId, index);
