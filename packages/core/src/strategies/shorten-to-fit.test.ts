@@ -7,6 +7,9 @@ import { truncate } from "./truncate.js";
 import { ContextConfigError } from "../errors.js";
 import type { AssistantMessage, Message } from "../messages/message.js";
 import { checkToolPairs } from "../units/check-tool-pairs.js";
+import { ContextBudgetError } from "../errors.js";
+import { memoryContext } from "../../test/memory-context.js";
+import { DEFAULT_PIPELINE } from "./built-in-strategies.js";
 import { shortenToFit } from "./shorten-to-fit.js";
 
 /** An edit call whose arguments carry a long new text, as coding agents send. */
@@ -96,17 +99,30 @@ describe("shortenToFit", () => {
     expect(isShortened(after, 2)).toBe(false);
   });
 
-  it("should make its own stubs bare rather than leave the view over the budget", async () => {
+  it("should shorten its own stubs step by step rather than leave the view over the budget: fewer identifiers, then bare, then terse", async () => {
     const history = longTurn(6);
     const context = createTestContext({ history, target: 0, budget: 100_000 });
     const once = (await shortenToFit().apply(createTestView(history), context)).view;
-    // A budget below what the first stubs take: the second pass drops their identifiers and cuts harder.
-    const budget = once.tokens - 100;
+    const resultsOf = (view: typeof once) =>
+      view.entries.filter((entry) => entry.message.role === "tool").map((entry) => String(entry.message.content));
+    expect(resultsOf(once)[0]).toMatch(/it named: lib\/app\/module_c0\.ex, handle_c0\]$/);
+    // A budget just below what the first stubs take: the oldest stub lists fewer identifiers (here one), not none.
+    const budget = once.tokens - 1;
     const tight = await shortenToFit().apply(once, createTestContext({ history, target: budget, budget }));
     expect(tight.applied).toBe(true);
     expect(tight.view.tokens).toBeLessThanOrEqual(budget);
-    const results = tight.view.entries.filter((entry) => entry.message.role === "tool").map((entry) => String(entry.message.content));
-    expect(results[0]).toMatch(/^\[tool result cleared to save context: \d+ tokens\]$/);
+    expect(resultsOf(tight.view)[0]).toMatch(/it named: lib\/app\/module_c0\.ex and 1 more\]$/);
+    expect(resultsOf(tight.view).at(-2)).toBe(resultsOf(once).at(-2));
+    // Far below: stubs lose their identifiers, then keep only their size, oldest first.
+    const tighter = await shortenToFit().apply(once, createTestContext({ history, target: 0, budget: 1 }));
+    expect(resultsOf(tighter.view).slice(0, -1)).toEqual(
+      resultsOf(once)
+        .slice(0, -1)
+        .map(() => expect.stringMatching(/^\[cleared: \d+ tokens\]$/)),
+    );
+    const bare = once.tokens - (once.tokens - tighter.view.tokens) / 2;
+    const between = await shortenToFit().apply(once, createTestContext({ history, target: bare, budget: Math.floor(bare) }));
+    expect(resultsOf(between.view)).toContainEqual(expect.stringMatching(/^\[tool result cleared to save context: \d+ tokens\]$/));
   });
 
   it("should change nothing a second time, over the budget too: its stubs stay as they are across compactions", async () => {
@@ -204,4 +220,79 @@ describe("shortenToFit across compactions", () => {
       (await strategy.apply(view, { ...context, budget: 1_000 })).view.entries,
     );
   });
+});
+
+/** The default pipeline's shorten-to-fit options, read from it so the tests follow a change of them. */
+function defaultOptions() {
+  const entry = DEFAULT_PIPELINE.find((step) => typeof step !== "string" && step.name === "shorten-to-fit");
+  return (entry as { options: Parameters<typeof shortenToFit>[0] }).options;
+}
+
+/** A coding agent's long turn: one user message, then `units` edits with long arguments, each answered by a long listing. */
+function agentTurn(units: number): Message[] {
+  const messages: Message[] = [
+    { role: "system", content: "You are a coding agent." },
+    { role: "user", content: "Refactor the whole app and run the tests." },
+  ];
+  for (let unit = 0; unit < units; unit += 1) {
+    const id = `call_${unit}`;
+    const args = {
+      file_path: `src/module_${unit}/handler_${unit}.ts`,
+      old_string: `function run${unit}() {\n${"  doWork();\n".repeat(30)}}`,
+      new_string: `export function run${unit}(ctx: Context${unit}) {\n${"  doBetterWork(ctx);\n".repeat(30)}}`,
+    };
+    messages.push(
+      {
+        role: "assistant",
+        content: unit % 2 === 0 ? `Now module ${unit}: ${"the handler needs the context passed through. ".repeat(6)}` : null,
+        tool_calls: [{ id, type: "function", function: { name: "Edit", arguments: JSON.stringify(args) } }],
+      },
+      {
+        role: "tool",
+        tool_call_id: id,
+        content: Array.from(
+          { length: 120 },
+          (_, line) => `src/pkg_${unit}/file_${line}.ts:${line + 1}: export const value_${unit}_${line} = compute${line}(input);`,
+        ).join("\n"),
+      },
+    );
+  }
+  return messages;
+}
+
+describe("shortenToFit on a turn longer than its bare stubs fit (regression)", () => {
+  // A current turn of 270 messages, the shape of a real session the default refused 23 requests of at 12k.
+  const history = agentTurn(135);
+
+  it("should shorten the oldest stubs further, down to their size alone, until the view fits, and keep every pair", async () => {
+    const view = createTestView(history);
+    const context = createTestContext({ history, budget: 12_000, target: 2_400 });
+    const after = (await shortenToFit(defaultOptions()).apply(view, context)).view;
+    expect(after.tokens).toBeLessThanOrEqual(12_000);
+    expect(checkToolPairs(after.entries.map((entry) => entry.message))).toEqual([]);
+    const results = after.entries.filter((entry) => entry.message.role === "tool").map((entry) => String(entry.message.content));
+    // The oldest shortest, the newest stubs less short; the latest unit whole.
+    expect(results[0]).toMatch(/^\[cleared: \d+ tokens\]$/);
+    expect(results.at(-2)).toMatch(/^\[tool result cleared to save context: \d+ tokens\]$/);
+    expect(after.entries.at(-1)!.message).toEqual(history.at(-1));
+    expect(after.entries.slice(0, 2).map((entry) => entry.message)).toEqual(history.slice(0, 2));
+  });
+
+  it("should let the default serve every request of the turn at 12k, and refuse only a budget the shortest stubs cannot fit", async () => {
+    const manager = await memoryContext({ tokenizer: "estimate" });
+    const refusedAt: number[] = [];
+    for (const [index, message] of history.entries()) {
+      await manager.addMessage(message);
+      if (message.role !== "tool") continue;
+      const view = await manager.getMessagesForRequest({ tokenBudget: 12_000 }).catch((error: unknown) => {
+        if (!(error instanceof ContextBudgetError)) throw error;
+        refusedAt.push(index);
+        return undefined;
+      });
+      if (view !== undefined) expect(checkToolPairs(view)).toEqual([]);
+    }
+    expect(refusedAt).toEqual([]);
+    // 135 units of about 30 tokens each at their shortest pass 3,000 tokens.
+    await expect(manager.getMessagesForRequest({ tokenBudget: 3_000 })).rejects.toThrow(ContextBudgetError);
+  }, 60_000);
 });

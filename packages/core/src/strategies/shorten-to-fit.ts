@@ -12,6 +12,8 @@ import { contentText, digestToolResult } from "./tool-result-digest.js";
 import { trimText } from "./trim-long-text.js";
 
 const NAME = "shorten-to-fit";
+/** Stubs kept per message: one for each step of shortening, for a budget or two. */
+const KNOWN_STUBS_PER_MESSAGE = 20;
 
 export interface ShortenToFitOptions {
   /** A text (or a text part) longer than this keeps its head and tail only. Default 400. */
@@ -43,8 +45,11 @@ interface KnownStub {
   readonly tokens: number;
 }
 
-/** How short one pass makes its stubs. */
-type StubSettings = Required<Omit<ShortenToFitOptions, "truncateFollows" | "budgetTokensPerIdentifier">>;
+/**
+ * How short one pass makes its stubs. `terse`: texts and argument values keep only their head and an ellipsis,
+ * a result only its size, for a turn too long for even the bare stubs.
+ */
+type StubSettings = Required<Omit<ShortenToFitOptions, "truncateFollows" | "budgetTokensPerIdentifier">> & { readonly terse?: boolean };
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
 export const optionsSchema = z.strictObject({
@@ -55,17 +60,21 @@ export const optionsSchema = z.strictObject({
   truncateFollows: z._default(z.boolean(), false),
 });
 
-/** `value` with every string longer than `maxChars` cut to its head and a marker; keys untouched. */
-function shortenValue(value: unknown, maxChars: number): unknown {
+/** `value` with every string longer than `maxChars` cut to its head and a marker (an ellipsis when `terse`); keys untouched. */
+function shortenValue(value: unknown, maxChars: number, terse: boolean): unknown {
   if (typeof value === "string")
-    return value.length > maxChars ? `${value.slice(0, maxChars)}[… ${value.length - maxChars} characters cut]` : value;
-  if (Array.isArray(value)) return value.map((item) => shortenValue(item, maxChars));
+    return value.length <= maxChars
+      ? value
+      : terse
+        ? `${value.slice(0, maxChars)}…`
+        : `${value.slice(0, maxChars)}[… ${value.length - maxChars} characters cut]`;
+  if (Array.isArray(value)) return value.map((item) => shortenValue(item, maxChars, terse));
   if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, shortenValue(child, maxChars)]));
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, shortenValue(child, maxChars, terse)]));
   return value;
 }
 
-function shortenArguments(call: ToolCall, maxChars: number): ToolCall {
+function shortenArguments(call: ToolCall, maxChars: number, terse: boolean): ToolCall {
   let parsed: unknown;
   try {
     parsed = JSON.parse(call.function.arguments);
@@ -75,7 +84,7 @@ function shortenArguments(call: ToolCall, maxChars: number): ToolCall {
       ? { ...call, function: { ...call.function, arguments: call.function.arguments.slice(0, maxChars) } }
       : call;
   }
-  const shortened = JSON.stringify(shortenValue(parsed, maxChars));
+  const shortened = JSON.stringify(shortenValue(parsed, maxChars, terse));
   return shortened.length < call.function.arguments.length ? { ...call, function: { ...call.function, arguments: shortened } } : call;
 }
 
@@ -99,11 +108,14 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
   function shorten(entry: ViewEntry & { source: { kind: "history" } }, context: StrategyContext, settings: StubSettings): Message {
     const message = context.history[entry.source.index] ?? entry.message;
     const shortenText = (text: string): string =>
-      text.length > settings.maxTextChars
-        ? trimText(text, Math.floor(settings.maxTextChars * 0.6), Math.floor(settings.maxTextChars * 0.2))
-        : text;
+      settings.terse === true && text.length > settings.maxTextChars
+        ? `${text.slice(0, settings.maxTextChars)}…`
+        : text.length > settings.maxTextChars
+          ? trimText(text, Math.floor(settings.maxTextChars * 0.6), Math.floor(settings.maxTextChars * 0.2))
+          : text;
     if (message.role === "tool") {
       const originalTokens = findContextEdit(entry)?.originalTokens ?? entry.tokens;
+      if (settings.terse === true) return { ...entry.message, content: `[cleared: ${originalTokens} tokens]` } as Message;
       const digest =
         settings.maxIdentifiers === 0
           ? ""
@@ -125,13 +137,32 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
       return {
         ...entry.message,
         content,
-        tool_calls: message.tool_calls.map((call) => shortenArguments(call, settings.maxArgumentChars)),
+        tool_calls: message.tool_calls.map((call) => shortenArguments(call, settings.maxArgumentChars, settings.terse === true)),
       } as Message;
     }
     return { ...entry.message, content } as Message;
   }
 
   const hard = { maxTextChars: 60, maxArgumentChars: 40, maxIdentifiers: 0 };
+  /** The shortest stubs: what a turn of hundreds of units still needs to fit a small budget. */
+  const shortest = { maxTextChars: 20, maxArgumentChars: 10, maxIdentifiers: 0, terse: true };
+
+  /**
+   * The settings of the passes after the first, while the view is over the budget, each shorter than the
+   * one before: the identifiers a stub lists halved down to one (texts and arguments as configured), then
+   * the bare stubs, then the shortest. The oldest units go shortest first, so a long turn loses what its
+   * newer stubs name last, and a refusal comes only when even the shortest stubs cannot fit.
+   */
+  function degradedSettings(budget: number): StubSettings[] {
+    const ladder: StubSettings[] = [];
+    for (
+      let identifiers = Math.floor(identifiersFor(budget, maxIdentifiers) / 2);
+      identifiers >= 1;
+      identifiers = Math.floor(identifiers / 2)
+    )
+      ladder.push({ maxTextChars, maxArgumentChars, maxIdentifiers: identifiers });
+    return [...ladder, hard, shortest];
+  }
 
   /**
    * Stubs made before, by the entry's message: a stub depends only on that message, the history message it
@@ -145,16 +176,16 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
     const original = context.history[entry.source.index];
     const identifiers = settings.maxIdentifiers === 0 ? 0 : identifiersFor(context.budget, settings.maxIdentifiers);
     const originalTokens = entry.message.role === "tool" ? (findContextEdit(entry)?.originalTokens ?? entry.tokens) : 0;
-    const key = `${settings.maxTextChars}/${settings.maxArgumentChars}/${identifiers}/${originalTokens}`;
+    const key = `${settings.maxTextChars}/${settings.maxArgumentChars}/${identifiers}/${originalTokens}${settings.terse === true ? "/terse" : ""}`;
     const known = knownStubs.get(entry.message) ?? [];
     const stub = known.find(
       (candidate) => candidate.counter === context.counter && candidate.original === original && candidate.key === key,
     );
     if (stub !== undefined) return replaceEntryMessage(entry, stub.message, NAME, () => stub.tokens);
     const made = replaceEntryMessage(entry, shorten(entry, context, settings), NAME, context.countMessage);
-    // A few per message: its stub and bare stub, for a budget or two.
+    // A few per message: its stub and each shorter one, for a budget or two.
     known.push({ counter: context.counter, original, key, message: made.message, tokens: made.tokens });
-    knownStubs.set(entry.message, known.slice(-4));
+    knownStubs.set(entry.message, known.slice(-KNOWN_STUBS_PER_MESSAGE));
     return made;
   }
 
@@ -179,7 +210,7 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
     return entries === undefined ? undefined : redraftEntries(view, entries);
   }
 
-  /** What both passes leave of the entry at `index` when neither stops early: its stub, then its bare stub, each when shorter. */
+  /** What the passes leave of the entry at `index` when none stops early: its stub, then each shorter stub in turn, each when shorter. */
   function finalForm(view: ViewDraft, index: number, context: StrategyContext, untouchableFrom: number): ViewEntry {
     const entry = view.entries[index]!;
     if (index >= untouchableFrom || !isHistoryEntry(entry) || !isProtectedEntry(view, index, context.protectFirst).canAlter) return entry;
@@ -188,15 +219,18 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
       const stub = stubEntry(entry, context, { maxTextChars, maxArgumentChars, maxIdentifiers });
       if (stub.tokens < current.tokens) current = stub as typeof current;
     }
-    const bare = stubEntry(current, context, hard);
-    return bare.tokens < current.tokens ? bare : current;
+    for (const settings of degradedSettings(context.budget)) {
+      const shorter = stubEntry(current, context, settings);
+      if (shorter.tokens < current.tokens) current = shorter as typeof current;
+    }
+    return current;
   }
 
   /**
-   * The view both passes and the truncation after them would leave, without stubbing the old units that
+   * The view the passes and the truncation after them would leave, without stubbing the old units that
    * truncation drops; undefined when that cannot be known without stubbing them. Walking back from the
    * newest unit, once the final forms of the units walked pass the budget, the first pass cannot stop
-   * before its end (its total never falls below theirs), so the second runs and cannot stop either, and
+   * before its end (its total never falls below theirs), so each later pass runs and cannot stop either, and
    * truncation, which drops the oldest droppable units while the view is over the target, drops every
    * droppable unit before them (a summary's unit aside: truncation keeps it until nothing else is left).
    */
@@ -229,8 +263,11 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
       const kept = truncateFollows ? stubsTruncationKeeps(view, context) : undefined;
       if (kept !== undefined) return kept === view ? { view, applied: false } : { view: kept, applied: true };
       let result = pass(view, context, reachFor(context), { maxTextChars, maxArgumentChars, maxIdentifiers }, false) ?? view;
-      // Still over the budget: rather than refuse, stubs as short as they go, this strategy's own included.
-      if (result.tokens > context.budget) result = pass(result, context, context.budget, hard, true) ?? result;
+      // Still over the budget: rather than refuse, shorter stubs, step by step, this strategy's own included.
+      for (const settings of degradedSettings(context.budget)) {
+        if (result.tokens <= context.budget) break;
+        result = pass(result, context, context.budget, settings, true) ?? result;
+      }
       return result === view ? { view, applied: false } : { view: result, applied: true };
     },
   };
