@@ -22,8 +22,9 @@ export interface TunedMountPlan {
 }
 
 /**
- * Without the summary, the default pipeline's shape (clear-tool-results leaving old units to truncate,
- * trim-long-text, truncate, shorten-to-fit); with it, the summarize preset's (clear-tool-results, the
+ * Without the summary, the default pipeline's shape (clear-tool-results leaving old units to truncate and
+ * leaving out of its placeholders what a newer result shows, trim-long-text, truncate with its note of the
+ * identifiers it dropped, shorten-to-fit); with it, the summarize preset's (clear-tool-results, the
  * summary, truncate), with the tool-result knobs set in both.
  */
 export function configOfKnobs(knobs: TuneKnobs): TunedConfig {
@@ -33,7 +34,12 @@ export function configOfKnobs(knobs: TuneKnobs): TunedConfig {
     targetRatio: knobs.targetRatio,
     strategies: knobs.summary
       ? [{ name: "clear-tool-results", options: clear }, { module: SUMMARY_MODULE }, "truncate"]
-      : [{ name: "clear-tool-results", options: { ...clear, truncateFollows: true } }, "trim-long-text", "truncate", "shorten-to-fit"],
+      : [
+          { name: "clear-tool-results", options: { ...clear, truncateFollows: true, skipShownIdentifiers: true } },
+          "trim-long-text",
+          { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 120 } },
+          "shorten-to-fit",
+        ],
   };
 }
 
