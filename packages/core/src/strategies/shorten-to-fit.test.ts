@@ -99,30 +99,28 @@ describe("shortenToFit", () => {
     expect(isShortened(after, 2)).toBe(false);
   });
 
-  it("should shorten its own stubs step by step rather than leave the view over the budget: fewer identifiers, then bare, then terse", async () => {
+  it("should make its own stubs bare, then shortest, rather than leave the view over the budget", async () => {
     const history = longTurn(6);
     const context = createTestContext({ history, target: 0, budget: 100_000 });
     const once = (await shortenToFit().apply(createTestView(history), context)).view;
     const resultsOf = (view: typeof once) =>
       view.entries.filter((entry) => entry.message.role === "tool").map((entry) => String(entry.message.content));
-    expect(resultsOf(once)[0]).toMatch(/it named: lib\/app\/module_c0\.ex, handle_c0\]$/);
-    // A budget just below what the first stubs take: the oldest stub lists fewer identifiers (here one), not none.
-    const budget = once.tokens - 1;
+    // A budget below what the first stubs take: the second pass drops their identifiers and cuts harder.
+    const budget = once.tokens - 100;
     const tight = await shortenToFit().apply(once, createTestContext({ history, target: budget, budget }));
     expect(tight.applied).toBe(true);
     expect(tight.view.tokens).toBeLessThanOrEqual(budget);
-    expect(resultsOf(tight.view)[0]).toMatch(/it named: lib\/app\/module_c0\.ex and 1 more\]$/);
-    expect(resultsOf(tight.view).at(-2)).toBe(resultsOf(once).at(-2));
-    // Far below: stubs lose their identifiers, then keep only their size, oldest first.
-    const tighter = await shortenToFit().apply(once, createTestContext({ history, target: 0, budget: 1 }));
-    expect(resultsOf(tighter.view).slice(0, -1)).toEqual(
+    expect(resultsOf(tight.view)[0]).toMatch(/^\[tool result cleared to save context: \d+ tokens\]$/);
+    // A budget the bare stubs do not fit: the oldest keep only their size, texts and argument values a head.
+    const bare = (await shortenToFit().apply(once, createTestContext({ history, target: 0, budget: 1 }))).view;
+    expect(resultsOf(bare).slice(0, -1)).toEqual(
       resultsOf(once)
         .slice(0, -1)
         .map(() => expect.stringMatching(/^\[cleared: \d+ tokens\]$/)),
     );
-    const bare = once.tokens - (once.tokens - tighter.view.tokens) / 2;
-    const between = await shortenToFit().apply(once, createTestContext({ history, target: bare, budget: Math.floor(bare) }));
-    expect(resultsOf(between.view)).toContainEqual(expect.stringMatching(/^\[tool result cleared to save context: \d+ tokens\]$/));
+    const call = (bare.entries[1]!.message as AssistantMessage).tool_calls![0]!;
+    expect(JSON.parse(call.function.arguments)).toEqual({ file_path: "lib/app/mo…", new_string: "defmodule …" });
+    expect(bare.entries[1]!.message.content).toBe("Editing module c0. S…");
   });
 
   it("should change nothing a second time, over the budget too: its stubs stay as they are across compactions", async () => {
