@@ -33,7 +33,7 @@ export const description =
 const DEFAULT_BUDGETS: readonly number[] = [24_000, 64_000];
 const REFERENCE = "full history";
 /** The defaults a candidate must beat at every budget: the current one and the one before it. */
-const INCUMBENTS = ["ctxkit default", "ctxkit default before stubs"];
+const INCUMBENTS = ["ctxkit default", "ctxkit default before the note"];
 /** --quick replays these transcripts: small and mid-sized ones of each agent. */
 const QUICK_TRANSCRIPTS = 5;
 /** Child processes run side by side: the machine's two cores. */
@@ -106,13 +106,14 @@ function figuresOf(system: string, budget: number, own: Sum, reference: Sum): Co
   };
 }
 
-function mainRow(figures: CostFigures): Cell[] {
+/** A row of the main table; `isPrecise` (a run with chosen budgets or systems) gives cost and retention to four places, as comparing defaults needs. */
+function mainRow(figures: CostFigures, isPrecise: boolean): Cell[] {
   return [
     formatBudget(figures.budget),
     figures.system,
-    formatRatio(figures.costAnthropic, 1),
-    formatRatio(figures.costOpenAI, 1),
-    formatShare(figures.retention, 1),
+    isPrecise ? `${figures.costAnthropic.toFixed(4)}×` : formatRatio(figures.costAnthropic, 1),
+    isPrecise ? `${figures.costOpenAI.toFixed(4)}×` : formatRatio(figures.costOpenAI, 1),
+    isPrecise ? `${(figures.retention * 100).toFixed(2)}%` : formatShare(figures.retention, 1),
     formatShare(figures.cacheReadShare, 1),
     Math.round(figures.meanViewTokens),
     figures.refused,
@@ -215,6 +216,9 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
   if (flags.includes("--samples")) printSamples(files);
   const budgets = parseBudgets(flags);
   const systems = selectSystems(flags);
+  // Only a plain run (every system at the usual budgets) stands for the committed results and chart.
+  const isPlainRun =
+    flagValue(flags, "--budgets") === undefined && flagValue(flags, "--systems") === undefined && !flags.includes("--candidates");
   const started = performance.now();
   const reportsBySystem = await runAll(systems, files, budgets, quick);
   process.stderr.write(
@@ -260,7 +264,7 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
         "empty",
         "lost latest user",
       ],
-      rows: figures.map(mainRow),
+      rows: figures.map((row) => mainRow(row, !isPlainRun)),
       notes: [
         "A view is requested before each assistant message (each model call). Cost: billed input tokens over all requests ÷ the full history's, per price model.",
         `Cached prefix: the leading messages identical (JSON) to the previous request's, counted when they reach ${MIN_CACHED_TOKENS.toLocaleString("en")} tokens (exact o200k_base).`,
@@ -286,9 +290,7 @@ export async function run({ quick, flags = [] }: BenchmarkOptions): Promise<Tabl
         rows: perTranscript(label),
       })),
   ];
-  // Only a plain run (every system at the usual budgets) stands for the committed results and chart.
-  if (flagValue(flags, "--budgets") === undefined && flagValue(flags, "--systems") === undefined && !flags.includes("--candidates"))
-    writeOutputs(systems, tables, figures, budgets, quick);
+  if (isPlainRun) writeOutputs(systems, tables, figures, budgets, quick);
   else console.log("  a run with --budgets, --systems or --candidates leaves bench/results/cost.* as they are");
   return tables;
 }

@@ -16,7 +16,7 @@ export interface CostSystem extends ReplaySystem {
   readonly summary: string;
   /** A variant that takes one lever out of the default: in the tables, not on the chart. */
   readonly isAblation?: boolean;
-  /** A change of the default under evaluation: compared with both incumbents at every budget, and not on the chart. */
+  /** A change of the default under evaluation: compared with both incumbents at every budget, and not on the chart (none at present). */
   readonly isCandidate?: boolean;
   create(budget: number, tokensOf: (message: Message) => number): CostSession;
 }
@@ -48,25 +48,6 @@ function ctxkit(label: string, summary: string, config: () => SimpleContextConfi
 /** A variant of the default with one lever taken out. */
 function ablation(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
   return { ...ctxkit(label, summary, config), isAblation: true };
-}
-
-/** A change of the default under evaluation. */
-function candidate(label: string, summary: string, config: () => SimpleContextConfig): CostSystem {
-  return { ...ctxkit(label, summary, config), isCandidate: true };
-}
-
-/**
- * The default pipeline with its placeholders leaving out what a newer result still shows
- * (`skipShownIdentifiers`), or truncate's note of the identifiers it dropped (one per `note` tokens of the
- * budget, 200 at most), or both.
- */
-function withIdentifierLevers(skipShownIdentifiers: boolean, note?: number): SimpleContextConfig["strategies"] {
-  return [
-    { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers } },
-    "trim-long-text",
-    note === undefined ? "truncate" : { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: note } },
-    STUBS,
-  ];
 }
 
 /** A peer from src/peers, through its ContextSession; LangChain's counter memoized (the same counts, so the same views). */
@@ -109,6 +90,22 @@ const STUBS = {
   name: "shorten-to-fit",
   options: { maxIdentifiers: 60, budgetTokensPerIdentifier: 120, maxTextChars: 200, maxArgumentChars: 80 },
 } as const;
+/** The default pipeline's clear-tool-results: the newest result kept, placeholders of 200 identifiers at most, none a newer result shows. */
+const CLEAR = {
+  name: "clear-tool-results",
+  options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true },
+} as const;
+/** The default pipeline's truncate: a note of the identifiers the dropped units held, one per 120 tokens of the budget, 200 at most. */
+const NOTE = { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 120 } } as const;
+/** The default before its placeholders left out shown identifiers and its truncation left a note (same thresholds). */
+const DEFAULT_BEFORE_NOTE = {
+  strategies: [
+    { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
+    "trim-long-text",
+    "truncate",
+    STUBS,
+  ],
+} satisfies SimpleContextConfig;
 
 export const COST_SYSTEMS: readonly CostSystem[] = [
   stateless("full history", "full history: every message, every time (the reference of the cost ratios).", (history) => history.slice()),
@@ -144,8 +141,13 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
     () => ({}),
   ),
   ctxkit(
+    "ctxkit default before the note",
+    "ctxkit default before the note: the default before its placeholders left out identifiers a newer result shows and truncate left a note of the identifiers it dropped (the same thresholds; clear-tool-results listing 200 identifiers, trim-long-text, truncate, shorten-to-fit's stubs).",
+    () => DEFAULT_BEFORE_NOTE,
+  ),
+  ctxkit(
     "ctxkit previous default",
-    "ctxkit previous default: the default before this change (threshold 0.92, target 0.6; clear-tool-results keeping 5 with a bare placeholder, trim-long-text, truncate).",
+    "ctxkit previous default: an earlier default (threshold 0.92, target 0.6; clear-tool-results keeping 5 with a bare placeholder, trim-long-text, truncate).",
     () => ({
       ...PREVIOUS_RATIOS,
       strategies: [{ name: "clear-tool-results", options: { maxIdentifiers: 0 } }, "trim-long-text", "truncate"],
@@ -153,12 +155,12 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
   ),
   ctxkit(
     "ctxkit default before stubs",
-    "ctxkit default before stubs: the default before this change (threshold 0.8, target 0.25; clear-tool-results listing 80 identifiers, trim-long-text, truncate, shorten-to-fit last).",
+    "ctxkit default before stubs: the default of two changes ago (threshold 0.8, target 0.25; clear-tool-results listing 80 identifiers, trim-long-text, truncate, shorten-to-fit last).",
     () => DEFAULT_BEFORE_STUBS,
   ),
   ablation(
     "default, bare placeholders",
-    "default, bare placeholders: the default with placeholders and stubs that list no identifiers (maxIdentifiers 0).",
+    "default, bare placeholders: the default with placeholders and stubs that list no identifiers and no note (maxIdentifiers 0, noteIdentifiers 0).",
     () => ({
       strategies: [
         { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 0 } },
@@ -168,35 +170,29 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
       ],
     }),
   ),
+  ablation(
+    "default, placeholders list shown identifiers",
+    "default, placeholders list shown identifiers: the default with placeholders that also list identifiers a newer result shows (no skipShownIdentifiers).",
+    () => ({ strategies: [{ ...CLEAR, options: { ...CLEAR.options, skipShownIdentifiers: false } }, "trim-long-text", NOTE, STUBS] }),
+  ),
+  ablation("default, no note", "default, no note: the default with a truncate that leaves no note of the identifiers it dropped.", () => ({
+    strategies: [CLEAR, "trim-long-text", "truncate", STUBS],
+  })),
   ablation("default, no shorten-to-fit", "default, no shorten-to-fit: the default pipeline without its stub step.", () => ({
-    strategies: [
-      { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
-      "trim-long-text",
-      "truncate",
-    ],
+    strategies: [CLEAR, "trim-long-text", NOTE],
   })),
   ablation(
     "default, stubs before truncate",
     "default, stubs before truncate: shorten-to-fit before the truncation (with truncateFollows), so old units are stubbed before any is dropped.",
     () => ({
-      strategies: [
-        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
-        "trim-long-text",
-        { ...STUBS, options: { ...STUBS.options, truncateFollows: true } },
-        "truncate",
-      ],
+      strategies: [CLEAR, "trim-long-text", { ...STUBS, options: { ...STUBS.options, truncateFollows: true } }, NOTE],
     }),
   ),
   ablation(
     "default, shorten-to-fit's own stubs",
     "default, shorten-to-fit's own stubs: the default with shorten-to-fit at its own defaults (25 identifiers, texts to 400 characters, arguments to 120).",
     () => ({
-      strategies: [
-        { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200 } },
-        "trim-long-text",
-        "truncate",
-        "shorten-to-fit",
-      ],
+      strategies: [CLEAR, "trim-long-text", NOTE, "shorten-to-fit"],
     }),
   ),
   ablation(
@@ -204,9 +200,9 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
     "default, keepRecent 5: the default with clear-tool-results keeping its own default of 5 results.",
     () => ({
       strategies: [
-        { name: "clear-tool-results", options: { truncateFollows: true, maxIdentifiers: 200 } },
+        { ...CLEAR, options: { truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true } },
         "trim-long-text",
-        "truncate",
+        NOTE,
         STUBS,
       ],
     }),
@@ -223,21 +219,6 @@ export const COST_SYSTEMS: readonly CostSystem[] = [
     "default at 0.92 / 0.6",
     "default at 0.92 / 0.6: the default pipeline with the previous threshold and target.",
     () => PREVIOUS_RATIOS,
-  ),
-  candidate(
-    "default, placeholders skip shown + note",
-    "default, placeholders skip shown + note: placeholders leave out identifiers a newer result shows, and truncate leaves a note of the identifiers it dropped (one per 120 tokens of the budget, 200 at most).",
-    () => ({ strategies: withIdentifierLevers(true, 120) }),
-  ),
-  candidate(
-    "default, placeholders skip shown",
-    "default, placeholders skip shown: the default with placeholders that leave out identifiers a newer result shows.",
-    () => ({ strategies: withIdentifierLevers(true) }),
-  ),
-  candidate(
-    "default + note",
-    "default + note: the default with truncate leaving a note of the identifiers it dropped (one per 120 tokens of the budget, 200 at most).",
-    () => ({ strategies: withIdentifierLevers(false, 120) }),
   ),
   ctxkit("ctxkit truncate", 'ctxkit truncate: preset "truncate".', () => ({ preset: "truncate" })),
   ctxkit(
