@@ -116,7 +116,7 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
 
 // Messages are frozen and shared by every view over them, so a result is read once however many compactions see it.
 const identifiersByMessage = new WeakMap<object, readonly string[]>();
-const lastShownByView = new WeakMap<ViewDraft, Map<string, number>>();
+const lastShownByView = new WeakMap<ViewDraft, { readonly from: number; readonly positions: Map<string, number> }>();
 
 /**
  * Whether an identifier is shown by a tool result of `view` after `index` (whole, cleared or stubbed: each
@@ -125,21 +125,24 @@ const lastShownByView = new WeakMap<ViewDraft, Map<string, number>>();
  */
 function shownByNewerResult(view: ViewDraft, index: number): (identifier: string) => boolean {
   let lastShown = lastShownByView.get(view);
-  if (lastShown === undefined) {
+  // Results are cleared oldest first, so the first one asked about is the oldest: nothing before it can be
+  // newer than a later one, and the results a truncation drops further back are never read.
+  if (lastShown === undefined || lastShown.from > index) {
     const positions = new Map<string, number>();
-    view.entries.forEach((entry, position) => {
-      if (entry.message.role !== "tool") return;
-      let identifiers = identifiersByMessage.get(entry.message);
+    for (let position = index + 1; position < view.entries.length; position += 1) {
+      const message = view.entries[position]!.message;
+      if (message.role !== "tool") continue;
+      let identifiers = identifiersByMessage.get(message);
       if (identifiers === undefined) {
-        identifiers = listIdentifiers(contentText(entry.message.content), Number.POSITIVE_INFINITY).identifiers;
-        identifiersByMessage.set(entry.message, identifiers);
+        identifiers = listIdentifiers(contentText(message.content), Number.POSITIVE_INFINITY).identifiers;
+        identifiersByMessage.set(message, identifiers);
       }
       for (const identifier of identifiers) positions.set(identifier, position);
-    });
-    lastShownByView.set(view, positions);
-    lastShown = positions;
+    }
+    lastShown = { from: index, positions };
+    lastShownByView.set(view, lastShown);
   }
-  const shown = lastShown;
+  const shown = lastShown.positions;
   return (identifier) => (shown.get(identifier) ?? -1) > index;
 }
 

@@ -114,14 +114,24 @@ export function createDroppedIdentifiersNote(input: NoteInput): ViewEntry | unde
   for (const entry of kept) if (!isSummaryEntry(entry)) for (const identifier of identifiersOf(entry.message)) visible.add(identifier);
   const named: string[] = [];
   const seen: string[] = [];
+  // What each list holds that the kept entries do not show: once both reach the capacity, older drops cannot
+  // change the note (the merge takes the first `capacity` of them), so their texts are not read at all.
+  const namedListed = new Set<string>();
+  const seenListed = new Set<string>();
+  const take = (list: string[], listed: Set<string>, identifiers: readonly string[]): void => {
+    for (const identifier of identifiers) {
+      list.push(identifier);
+      if (!visible.has(identifier)) listed.add(identifier);
+    }
+  };
   let droppedMessages = previous?.droppedMessages ?? 0;
   for (let position = dropped.length - 1; position >= 0; position -= 1) {
     const entry = dropped[position]!;
     if (readNote(entry) !== undefined) continue;
     if (entry.source.kind === "history") droppedMessages += 1;
-    const identifiers = identifiersOf(entry.message);
-    if (entry.message.role === "tool") seen.push(...identifiers.slice(0, SEEN_PER_RESULT));
-    else named.push(...identifiers);
+    if (entry.message.role === "tool") {
+      if (seenListed.size < capacity) take(seen, seenListed, identifiersOf(entry.message).slice(0, SEEN_PER_RESULT));
+    } else if (namedListed.size < capacity) take(named, namedListed, identifiersOf(entry.message));
   }
   const metadata: NoteMetadata = {
     named: mergeLists(named, previous?.named ?? [], visible, capacity),
