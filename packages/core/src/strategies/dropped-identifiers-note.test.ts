@@ -53,6 +53,22 @@ describe("truncate's note of dropped identifiers", () => {
     expect(checkToolPairs(entries.map((entry) => entry.message))).toEqual([]);
   });
 
+  it("should read at most two budgets' worth of the newest drops, so a history many times the budget is not read whole", async () => {
+    const turns = Array.from({ length: 40 }, (_, step) => turn(step, `src/part_${step}/file_${step}.ts`, `symbol${step}Name`)).flat();
+    const view = createTestView([systemMessage("rules"), ...turns]);
+    const turnTokens = view.entries.slice(1, 4).reduce((sum, entry) => sum + entry.tokens, 0);
+    // The budget holds about four turns: the last turn stays, and the note names only the drops two budgets' worth reads.
+    const budget = turnTokens * 4;
+    const result = await truncate({ noteIdentifiers: 200 }).apply(view, createTestContext({ target: turnTokens * 2, budget }));
+    const text = notesOf(result.view.entries.map((entry) => entry.message))[0]!.content as string;
+    expect(text).toContain("src/part_38/file_38.ts");
+    expect(text).not.toContain("src/part_0/file_0.ts");
+    expect(text).not.toContain("src/part_20/file_20.ts");
+    // Every drop is still counted, read or not.
+    expect(text).toMatch(/^\[\d+ earlier messages were dropped/);
+    expect(Number(/^\[(\d+)/.exec(text)![1])).toBeGreaterThan(100);
+  });
+
   it("should replace its previous note on the next truncation, newest drops first, rather than add another", async () => {
     const longer = [
       ...history,

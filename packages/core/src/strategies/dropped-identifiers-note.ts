@@ -87,6 +87,12 @@ export interface NoteInput {
   /** The entries that stay: what they still show needs no listing. */
   readonly kept: readonly ViewEntry[];
   readonly capacity: number;
+  /**
+   * The most tokens of dropped messages read, newest first (truncate gives twice the budget, more than one
+   * compaction of a session drops): a compaction of a history many times the budget (a long session resumed)
+   * reads what the newest drops name, not the whole past.
+   */
+  readonly maxReadTokens: number;
   readonly countMessage: (message: Message) => number;
 }
 
@@ -108,7 +114,7 @@ function mergeLists(first: readonly string[], rest: readonly string[], visible: 
  * none to list. Deterministic, so the same drops give the same note byte for byte.
  */
 export function createDroppedIdentifiersNote(input: NoteInput): ViewEntry | undefined {
-  const { dropped, previous, kept, capacity, countMessage } = input;
+  const { dropped, previous, kept, capacity, maxReadTokens, countMessage } = input;
   if (capacity <= 0) return undefined;
   const visible = new Set<string>();
   for (const entry of kept) if (!isSummaryEntry(entry)) for (const identifier of identifiersOf(entry.message)) visible.add(identifier);
@@ -125,10 +131,13 @@ export function createDroppedIdentifiersNote(input: NoteInput): ViewEntry | unde
     }
   };
   let droppedMessages = previous?.droppedMessages ?? 0;
+  let readTokens = 0;
   for (let position = dropped.length - 1; position >= 0; position -= 1) {
     const entry = dropped[position]!;
     if (readNote(entry) !== undefined) continue;
     if (entry.source.kind === "history") droppedMessages += 1;
+    if (readTokens >= maxReadTokens) continue;
+    readTokens += entry.tokens;
     if (entry.message.role === "tool") {
       if (seenListed.size < capacity) take(seen, seenListed, identifiersOf(entry.message).slice(0, SEEN_PER_RESULT));
     } else if (namedListed.size < capacity) take(named, namedListed, identifiersOf(entry.message));

@@ -129,6 +129,7 @@ function noteFor(
     previous: previousEntry === undefined ? undefined : readNote(previousEntry),
     kept,
     capacity,
+    maxReadTokens: 2 * context.budget,
     countMessage: context.countMessage,
   });
   return {
