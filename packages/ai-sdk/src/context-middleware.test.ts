@@ -102,13 +102,17 @@ describe("contextMiddleware", () => {
   });
 
   it("should keep the prompt prefix byte-stable between compactions (cache-stable)", async () => {
-    const { prompts } = await runTurns("new messages only", generateText);
-    const stable = prompts.slice(1).filter((prompt, index) => {
+    const { prompts, events } = await runTurns("new messages only", generateText);
+    const changed = prompts.slice(1).filter((prompt, index) => {
       const previous = prompts[index]!;
-      return JSON.stringify(prompt.slice(0, previous.length)) === JSON.stringify(previous);
+      return JSON.stringify(prompt.slice(0, previous.length)) !== JSON.stringify(previous);
     });
-    // Most calls extend the previous prompt; only a compaction may change what was sent before.
-    expect(stable.length).toBeGreaterThan(prompts.length / 2);
+    // Only a compaction may change what was sent before: every other call extends the previous prompt. (At this
+    // 900-token budget the default compacts 5 times in 12 calls, its note of dropped identifiers taking room.)
+    const compactions = events.filter((event) => event === "context:post_compact").length;
+    expect(compactions).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThanOrEqual(compactions);
+    expect(changed.length).toBeLessThan(prompts.length - 1);
   });
 
   describe("recoverOverflow", () => {
