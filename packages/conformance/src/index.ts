@@ -18,7 +18,7 @@ export { imagePartArbitrary, nonTextPartArbitrary, historyWithNonTextPartsArbitr
 export { invalidMessageArbitrary, INVALID_MESSAGES, type InvalidMessage } from "./arbitraries/invalid-message-arbitrary.js";
 export { sessionArbitrary, type Session, type SessionArbitraryOptions, type ViewRequest } from "./arbitraries/session-arbitrary.js";
 
-export { CONFORMANCE_PROPERTIES } from "./properties/all-properties.js";
+export { CONFORMANCE_PROPERTIES, VIEW_PROPERTIES } from "./properties/all-properties.js";
 export type { ConformanceProperty, PropertyContext } from "./properties/property.js";
 export { PropertyViolation } from "./checks/violation.js";
 

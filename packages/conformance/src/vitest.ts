@@ -17,6 +17,7 @@ import {
   type ConformanceOptions,
 } from "./runner/run-conformance.js";
 import { runProperty, runsFor } from "./runner/run-property.js";
+import { propertyRuns } from "./runner/property-runs.js";
 import { withStepTimeout } from "./runner/step-timeout.js";
 import { listStructuralChecks, runStructuralCheck } from "./runner/structural-checks.js";
 import { runStrategyConformance, type StrategyConformanceOptions, type StrategySubject } from "./strategy/run-strategy-conformance.js";
@@ -32,6 +33,12 @@ import {
 export interface DescribeContextManagerOptions extends Omit<ConformanceOptions, "onProgress" | "name"> {
   /** Longest one vitest test (one property, shrinking included) may take. Default 300 s. */
   readonly testTimeoutMs?: number;
+  /**
+   * Runs for the view properties (`VIEW_PROPERTIES`), which depend only on the history a store hands the
+   * engine: a store whose own suite proves that history may run them at fewer runs than `runs`, which every
+   * other property keeps. `CTXKIT_CONFORMANCE_RUNS` sets both.
+   */
+  readonly viewPropertyRuns?: number;
 }
 
 /** Reads the replay settings a failure message suggests, so a failing case reruns without editing code. */
@@ -71,11 +78,14 @@ function failureMessage(result: CheckResult): string {
  * Environment overrides: CTXKIT_CONFORMANCE_RUNS, _SEED, _ONLY (comma-separated), _PATH.
  */
 export function describeContextManager(name: string, input: ConformanceSubject, options: DescribeContextManagerOptions = {}): void {
-  const settings = { ...options, ...readEnvironment() };
+  const environment = readEnvironment();
+  const settings = { ...options, ...environment };
   const subject = unwrapDefaultExport(input) as ContextModuleLike | ContextManagerFactory;
   const config = settings.config ?? {};
   const seed = settings.seed ?? createSeed();
   const runs = settings.runs ?? DEFAULT_RUNS;
+  const runsOf = (name: string) =>
+    propertyRuns(name, { runs, viewPropertyRuns: options.viewPropertyRuns, environmentRuns: environment.runs });
   const timeout = settings.testTimeoutMs ?? 300_000;
   const stepTimeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // Set once a step outran its bound: every later property would wait as long again, so it is not run.
@@ -133,10 +143,16 @@ export function describeContextManager(name: string, input: ConformanceSubject, 
             continue;
           }
           it(
-            `${property.title} (${property.name}, ${runsFor(property, runs)} runs)`,
+            `${property.title} (${property.name}, ${runsFor(property, runsOf(property.name))} runs)`,
             async (test) => {
               if (unfinished !== undefined) throw new Error(`${property.name}: not run: ${unfinished}`);
-              const result = await runProperty(property, context, { runs, seed, path: settings.path, timeoutMs: stepTimeoutMs });
+              const propertyRuns = runsOf(property.name);
+              const result = await runProperty(property, context, {
+                runs: propertyRuns,
+                seed,
+                path: settings.path,
+                timeoutMs: stepTimeoutMs,
+              });
               if (result.unfinished !== undefined) unfinished = `${property.name} did not finish`;
               if (result.status === "fail") throw new Error(failureMessage(result));
               // Nothing to exercise on this subject (offloading not configured, say): a skip that says why.

@@ -1,42 +1,14 @@
-import { CONFORMANCE_PROPERTIES } from "@ctxkit/conformance";
 import { describeContextManager } from "@ctxkit/conformance/vitest";
 import { describeWithRedis } from "../test/redis-server.js";
 import * as contextRedis from "./index.js";
 
-// The view properties depend only on the history the store hands the engine: core's engine meets them at full runs
-// in context-simple's conformance. What the server can get wrong (a message altered or lost, order, a replace or a
-// clear, concurrent calls, what survives a restart) is proven by store-conformance.test.ts and, on generated
-// histories, by restart, resume, clear and concurrency here, which keep their full runs with every other property
-// that is not a view property (any the kit adds later included) and the structural checks. The view properties
-// run at a quarter of the runs over the server.
-const VIEW_PROPERTIES = [
-  "pairing",
-  "order",
-  "unit-integrity",
-  "reasoning-intact",
-  "non-destructive",
-  "budget",
-  "preservation",
-  "prefix-stability",
-  "compaction-frequency",
-  "compaction-progress",
-  "validation",
-  "events",
-  "budget-inputs",
-  "caller-markers",
-  "compact",
-  "recover-overflow",
-  "usage",
-  "summary-coverage",
-  "offload-retrieval",
-  "partial-history-units",
-];
-const STRUCTURAL_CHECKS = ["meta", "mount-function", "config-schema", "mount-registers-manager", "events-contributor", "cleanup"];
-const STORE_PROPERTIES = CONFORMANCE_PROPERTIES.map((property) => property.name).filter((name) => !VIEW_PROPERTIES.includes(name));
-
+// The view properties (the kit's VIEW_PROPERTIES) depend only on the history the store hands the engine: core's
+// engine meets them at full runs in context-simple's conformance, and what the server can get wrong (a message
+// altered or lost, order, a replace or a clear, concurrent calls, what survives a restart) is proven by
+// store-conformance.test.ts and, on generated histories, by restart, resume, clear and concurrency here, which keep
+// their full runs with every other property and the structural checks. The view properties run at 25 runs here.
 // Each instance opens the session the kit names: a new one, unless the kit is restarting one.
 describeWithRedis("context-redis on a real server", (url) => {
   const config = ({ sessionId }: { sessionId: string }) => ({ url, keyPrefix: "ctxkit-test:", sessionId });
-  describeContextManager("context-redis", contextRedis, { config, restart: true, only: [...STRUCTURAL_CHECKS, ...STORE_PROPERTIES] });
-  describeContextManager("context-redis, view properties", contextRedis, { config, restart: true, only: VIEW_PROPERTIES, runs: 25 });
+  describeContextManager("context-redis", contextRedis, { config, restart: true, viewPropertyRuns: 25 });
 });

@@ -2,7 +2,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONFORMANCE_PROPERTIES } from "@ctxkit/conformance";
 import { describeContextManager, describeStrategy } from "@ctxkit/conformance/vitest";
 import * as contextPersistent from "@ctxkit/context-persistent";
 import * as contextSimple from "@ctxkit/context-simple";
@@ -26,33 +25,8 @@ describeContextManager("context-simple with [clear-tool-results, summary, trunca
 // Over context-persistent, what the files add is what outlives an instance: the summary's checkpoints across a
 // restart (restart, undo-compaction, partial-compaction), a resume, a clear, concurrent calls. Those keep their full
 // runs with the structural checks and any property the kit adds later; the view properties, which the same engine
-// and strategy meet at full runs on context-simple above, run at a quarter of the runs here.
-const VIEW_PROPERTIES = [
-  "pairing",
-  "order",
-  "unit-integrity",
-  "reasoning-intact",
-  "non-destructive",
-  "budget",
-  "preservation",
-  "prefix-stability",
-  "compaction-frequency",
-  "compaction-progress",
-  "validation",
-  "events",
-  "budget-inputs",
-  "caller-markers",
-  "compact",
-  "recover-overflow",
-  "usage",
-  "summary-coverage",
-  "offload-retrieval",
-  "partial-history-units",
-];
-const STRUCTURAL_CHECKS = ["meta", "mount-function", "config-schema", "mount-registers-manager", "events-contributor", "cleanup"];
-const STORE_PROPERTIES = CONFORMANCE_PROPERTIES.map((property) => property.name).filter((name) => !VIEW_PROPERTIES.includes(name));
-
-const persistentSummary = {
+// and strategy meet at full runs on context-simple above, run at 25 runs here (the kit's viewPropertyRuns).
+describeContextManager("context-persistent with [clear-tool-results, summary, truncate]", contextPersistent, {
   config: ({ sessionId, summarizer }: { sessionId: string; summarizer: Summarizer }) => ({
     storagePath,
     sessionId,
@@ -60,15 +34,7 @@ const persistentSummary = {
   }),
   summarizer: true,
   restart: true,
-};
-describeContextManager("context-persistent with [clear-tool-results, summary, truncate]", contextPersistent, {
-  ...persistentSummary,
-  only: [...STRUCTURAL_CHECKS, ...STORE_PROPERTIES],
-});
-describeContextManager("context-persistent with [clear-tool-results, summary, truncate], view properties", contextPersistent, {
-  ...persistentSummary,
-  only: VIEW_PROPERTIES,
-  runs: 25,
+  viewPropertyRuns: 25,
 });
 
 // The strategy on its own, with a fresh breaker and cache for every draft.

@@ -62,3 +62,32 @@ export const CONFORMANCE_PROPERTIES: readonly ConformanceProperty[] = [
   partialHistoryUnitsProperty,
   sharedStateProperty,
 ];
+
+/**
+ * The properties of the view alone: each depends only on the history a store hands the engine, so core's
+ * engine proves them over the memory store, and a suite over a store whose own conformance proves that
+ * history (order, survival, restart, concurrency) may run them at fewer runs (`viewPropertyRuns`). Every
+ * other property, any the kit adds later included, keeps its full runs.
+ */
+export const VIEW_PROPERTIES: readonly string[] = Object.freeze([
+  "pairing",
+  "order",
+  "unit-integrity",
+  "reasoning-intact",
+  "non-destructive",
+  "budget",
+  "preservation",
+  "prefix-stability",
+  "compaction-frequency",
+  "compaction-progress",
+  "validation",
+  "events",
+  "budget-inputs",
+  "caller-markers",
+  "compact",
+  "recover-overflow",
+  "usage",
+  "summary-coverage",
+  "offload-retrieval",
+  "partial-history-units",
+]);
