@@ -111,6 +111,7 @@ export {
   isSameModel,
   provenanceOf,
   providerFamily,
+  wasReadBy,
   withProvenance,
   type ProvenancePolicyOptions,
   type ProvenanceTarget,

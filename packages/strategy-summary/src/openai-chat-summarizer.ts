@@ -1,6 +1,6 @@
 // A summarizer over any OpenAI-compatible chat client, duck-typed so there is no dependency on the openai package.
 import { ContextArgumentError, ContextSummarizerError, toProviderMessages, type Message } from "@ctxkit/core";
-import { isSameModel, provenanceOf, providerFamily } from "@ctxkit/core/kit";
+import { wasReadBy } from "@ctxkit/core/kit";
 import { buildSummaryChat, type ChatMessage } from "./render-transcript.js";
 import type { Summarizer, SummarizerRequest } from "./summarizer.js";
 
@@ -63,7 +63,10 @@ export function openAIChatSummarizer(client: OpenAIChatClient, options: OpenAICh
   }
   const { model, maxTokensField = "max_tokens", temperature, reuseCachedPrefix = "auto", toMessages = toProviderMessages } = options;
   return async (request) => {
-    const reuse = reuseCachedPrefix === "auto" ? readBy(request.conversation, model) : reuseCachedPrefix;
+    const reuse =
+      reuseCachedPrefix === "auto"
+        ? request.conversation !== undefined && wasReadBy(request.conversation, { provider: "openai", model })
+        : reuseCachedPrefix;
     const prefix = reuse ? prefixChat(request, toMessages) : undefined;
     // The conversation's messages and tools go as the agent's loop sent them: their types are the client's own,
     // which this duck type does not restate (the openai package's message and tool types would make it depend on it).
@@ -106,28 +109,6 @@ function prefixChat(
   const ask: ChatMessage = { role: "user", content: conversation.ask };
   const messages = [...toMessages(conversation.messages), ask];
   return conversation.tools === undefined ? { messages } : { messages, tools: [...conversation.tools] };
-}
-
-/**
- * Whether the conversation was read by `model`: the model its request was sent to, when the loop named it;
- * otherwise as far as provenance tells. False when neither tells (the cache's model is unknown).
- */
-function readBy(conversation: SummarizerRequest["conversation"], model: string): boolean {
-  if (conversation === undefined) return false;
-  return conversation.model === undefined ? answeredBy(conversation.messages, model) : isSameModel(conversation.model, model);
-}
-
-/**
- * Whether the conversation was read by `model`, as far as provenance tells: the latest assistant message that
- * records one names an OpenAI model that is `model`. False when none records one (the cache's model is unknown).
- */
-function answeredBy(messages: readonly Message[], model: string): boolean {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index]!;
-    const provenance = message.role === "assistant" ? provenanceOf(message) : undefined;
-    if (provenance !== undefined) return providerFamily(provenance.provider) === "openai" && isSameModel(provenance.model, model);
-  }
-  return false;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,6 @@
 // A summarizer for ctxkit's summary strategy backed by Anthropic's on-demand compaction (`compaction: { type: "summarize" }`).
 import { ContextError, ContextSummarizerError, type Message } from "@ctxkit/core";
-import { isSameModel, provenanceOf, providerFamily } from "@ctxkit/core/kit";
+import { wasReadBy } from "@ctxkit/core/kit";
 import type Anthropic from "@anthropic-ai/sdk";
 import { ANTHROPIC_PROVIDER } from "../anthropic-provenance.js";
 import { toAnthropicMessages } from "../to-anthropic-messages.js";
@@ -60,7 +60,10 @@ export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, o
   const beta = options.beta ?? "compact-2026-09-04";
   const { reuseCachedPrefix = "auto" } = options;
   return async ({ messages, previousSummary, instructions, signal, maxTokens, conversation }) => {
-    const reuse = reuseCachedPrefix === "auto" ? readBy(conversation, options.model) : reuseCachedPrefix;
+    const reuse =
+      reuseCachedPrefix === "auto"
+        ? conversation !== undefined && wasReadBy(conversation, { provider: ANTHROPIC_PROVIDER, model: options.model })
+        : reuseCachedPrefix;
     if (reuse && conversation !== undefined) return summarizeAfterPrefix(client, options, conversation, signal, maxTokens);
     const view: Message[] =
       previousSummary === undefined ? [...messages] : [{ role: "user", content: `Summary so far:\n${previousSummary}` }, ...messages];
@@ -82,28 +85,6 @@ export function anthropicCompactionSummarizer(client: Pick<Anthropic, "beta">, o
       throw new CompactionSummaryError("the compaction block's content is empty");
     return block.content;
   };
-}
-
-/**
- * Whether the conversation was read by `model`: the model its request was sent to, when the loop named it;
- * otherwise as far as provenance tells. False when neither tells (the cache's model is unknown).
- */
-function readBy(conversation: PrefixConversation | undefined, model: string): boolean {
-  if (conversation === undefined) return false;
-  return conversation.model === undefined ? answeredBy(conversation.messages, model) : isSameModel(conversation.model, model);
-}
-
-/**
- * Whether the conversation was read by `model`, as far as provenance tells: the latest assistant message that
- * records one names an Anthropic model that is `model`. False when none records one (the cache's model is unknown).
- */
-function answeredBy(messages: readonly Message[], model: string): boolean {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index]!;
-    const provenance = message.role === "assistant" ? provenanceOf(message) : undefined;
-    if (provenance !== undefined) return providerFamily(provenance.provider) === ANTHROPIC_PROVIDER && isSameModel(provenance.model, model);
-  }
-  return false;
 }
 
 /**

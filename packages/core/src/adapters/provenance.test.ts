@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, Message } from "../messages/message.js";
 import { parseMessage } from "../messages/parse-message.js";
-import { applyProvenancePolicy, canVerify, isSameModel, provenanceOf, withProvenance } from "./provenance.js";
+import { applyProvenancePolicy, canVerify, isSameModel, provenanceOf, wasReadBy, withProvenance } from "./provenance.js";
 
 const thinking = { type: "thinking", thinking: "Check the config first.", signature: "c2lnbmVk" };
 const compaction = { type: "compaction", content: "The user read a.txt.", encrypted_content: null };
@@ -85,5 +85,26 @@ describe("withProvenance", () => {
     expect(recorded[3]).toBe(plain);
     expect(parseMessage(recorded[1]!).metadata?.provenance).toEqual({ provider: "anthropic", model: "claude-sonnet-4-6" });
     expect(() => parseMessage({ ...byOpus, metadata: { provenance: { provider: "anthropic" } } } as never)).toThrow(/provenance\.model/);
+  });
+});
+
+describe("wasReadBy", () => {
+  const user: Message = { role: "user", content: "Read a.txt." };
+  const target = { provider: "anthropic", model: "claude-opus-4-1-20250805" };
+
+  it("should decide on the model the request was sent to when the caller named it", () => {
+    expect(wasReadBy({ messages: [user], model: "claude-opus-4-1" }, target)).toBe(true);
+    expect(wasReadBy({ messages: [user, byOpus], model: "claude-haiku-4-5" }, target)).toBe(false);
+  });
+
+  it("should otherwise go by the latest recorded provenance, of the same family", () => {
+    expect(wasReadBy({ messages: [user, byOpus] }, target)).toBe(true);
+    expect(wasReadBy({ messages: [user, byOpus] }, { provider: "openai", model: "claude-opus-4-1" })).toBe(false);
+    const bySonnet = { ...byOpus, metadata: { provenance: { provider: "anthropic", model: "claude-sonnet-4-5" } } };
+    expect(wasReadBy({ messages: [byOpus, user, bySonnet] }, target)).toBe(false);
+  });
+
+  it("should say no when nothing tells which model read the conversation", () => {
+    expect(wasReadBy({ messages: [user] }, target)).toBe(false);
   });
 });

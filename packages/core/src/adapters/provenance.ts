@@ -63,6 +63,25 @@ export function providerFamily(provider: string): string {
   return provider.split(".")[0]!.toLowerCase();
 }
 
+/**
+ * Whether `model` of `provider`'s family read `conversation` last, so that its prompt cache may hold it: the model
+ * its request was sent to, when the caller named it (`RequestOptions.model`); otherwise the latest assistant
+ * message that records a provenance. False when neither tells (the cache's model is unknown).
+ */
+export function wasReadBy(
+  conversation: { readonly messages: readonly Message[]; readonly model?: string | undefined },
+  target: { readonly provider: string; readonly model: string },
+): boolean {
+  if (conversation.model !== undefined) return isSameModel(conversation.model, target.model);
+  for (let index = conversation.messages.length - 1; index >= 0; index -= 1) {
+    const message = conversation.messages[index]!;
+    const provenance = message.role === "assistant" ? provenanceOf(message) : undefined;
+    if (provenance !== undefined)
+      return providerFamily(provenance.provider) === providerFamily(target.provider) && isSameModel(provenance.model, target.model);
+  }
+  return false;
+}
+
 /** Whether `target` can verify the items a model of `provenance` produced: same family, same model, same account. */
 export function canVerify(provenance: Provenance, target: ProvenanceTarget): boolean {
   return (
