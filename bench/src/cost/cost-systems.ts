@@ -95,8 +95,8 @@ const CLEAR = {
   name: "clear-tool-results",
   options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true },
 } as const;
-/** The default pipeline's truncate: a note of the identifiers the dropped units held, one per 120 tokens of the budget, 200 at most. */
-const NOTE = { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 120 } } as const;
+/** The default pipeline's truncate: a note of the identifiers the dropped units held, one per 240 tokens of the budget, 200 at most. */
+const NOTE = { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 240 } } as const;
 /** The default before its placeholders left out shown identifiers and its truncation left a note (same thresholds). */
 const DEFAULT_BEFORE_NOTE = {
   strategies: [

@@ -25,7 +25,7 @@ describe("built-in strategies", () => {
       expect(DEFAULT_PIPELINE).toEqual([
         { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true } },
         "trim-long-text",
-        { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 120 } },
+        { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 240 } },
         {
           name: "shorten-to-fit",
           options: { maxIdentifiers: 60, budgetTokensPerIdentifier: 120, maxTextChars: 200, maxArgumentChars: 80 },

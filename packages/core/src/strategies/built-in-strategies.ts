@@ -35,7 +35,7 @@ export type BuiltInStrategyEntry = {
  * identifiers, leaving out those a newer tool result still shows, so the room goes to what would
  * otherwise be lost), trimming keeps every message's head and tail, truncation removes whole units and
  * leaves one note naming the identifiers they held that the rest of the view does not show (up to 200,
- * one per 120 tokens of the budget), and what the truncation could not bring down to the target (a long
+ * one per 240 tokens of the budget: a note is reread by every request until the next truncation), and what the truncation could not bring down to the target (a long
  * current turn) is shortened to stubs that still name what they held (up to 60 identifiers, one per 120
  * tokens of the budget, texts to 200 characters) rather than refused. One large step per compaction keeps
  * the cached prefix of the requests between compactions. On the bench's transcripts the skipped
@@ -48,7 +48,7 @@ export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEn
     options: Object.freeze({ keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true }),
   }),
   "trim-long-text",
-  Object.freeze({ name: "truncate", options: Object.freeze({ noteIdentifiers: 200, budgetTokensPerIdentifier: 120 }) }),
+  Object.freeze({ name: "truncate", options: Object.freeze({ noteIdentifiers: 200, budgetTokensPerIdentifier: 240 }) }),
   Object.freeze({
     name: "shorten-to-fit",
     options: Object.freeze({ maxIdentifiers: 60, budgetTokensPerIdentifier: 120, maxTextChars: 200, maxArgumentChars: 80 }),

@@ -37,7 +37,7 @@ export function configOfKnobs(knobs: TuneKnobs): TunedConfig {
       : [
           { name: "clear-tool-results", options: { ...clear, truncateFollows: true, skipShownIdentifiers: true } },
           "trim-long-text",
-          { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 120 } },
+          { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 240 } },
           "shorten-to-fit",
         ],
   };
