@@ -2,9 +2,9 @@
 import { randomUUID } from "node:crypto";
 import { userMessage } from "@ctxkit/core/testing";
 import { itRecordsAppendTimes } from "@ctxkit/test-support/shared-append-times";
-import pg from "pg";
+import type pg from "pg";
 import { expect, it } from "vitest";
-import { describeWithPostgres } from "../test/postgres-server.js";
+import { describeWithPostgres, withClient } from "../test/postgres-server.js";
 import { PostgresMessageStore } from "./postgres-message-store.js";
 
 // A schema of its own: one test drops the column, as a table made before it had none.
@@ -17,15 +17,7 @@ describeWithPostgres("append times", (connectionString) => {
     await store.open();
     return { store, session: await store.load() };
   };
-  const admin = async <T>(body: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString });
-    await client.connect();
-    try {
-      return await body(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = <T>(body: (client: pg.Client) => Promise<T>) => withClient(connectionString, body);
 
   itRecordsAppendTimes({
     storeFor,

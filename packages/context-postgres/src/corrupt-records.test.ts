@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { ContextError, ContextStoreCorruptError, createContextManager } from "@ctxkit/core";
 import type { ContextEngine } from "@ctxkit/core/kit";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { describeWithPostgres } from "../test/postgres-server.js";
+import { describeWithPostgres, withClient } from "../test/postgres-server.js";
 import { PostgresMessageStore } from "./postgres-message-store.js";
 import { tableNames } from "./schema-sql.js";
 
@@ -28,15 +27,7 @@ function expectCorrupt(caught: unknown, what: RegExp): void {
 }
 
 describeWithPostgres("rows edited by hand", (connectionString) => {
-  const admin = async (sql: string, values: unknown[] = []) => {
-    const client = new pg.Client({ connectionString });
-    await client.connect();
-    try {
-      await client.query(sql, values);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = (sql: string, values: unknown[] = []) => withClient(connectionString, (client) => client.query(sql, values));
   const openManager = (sessionId: string, table = "ctxkit"): Promise<ContextEngine> =>
     createContextManager({ store: new PostgresMessageStore({ connectionString, sessionId, schema, table }), tokenizer: "estimate" });
 

@@ -3,7 +3,7 @@ import net from "node:net";
 import { ContextConfigError } from "@ctxkit/core";
 import pg from "pg";
 import { expect, it } from "vitest";
-import { describeWithPostgres } from "../test/postgres-server.js";
+import { describeWithPostgres, withClient } from "../test/postgres-server.js";
 import { createPostgresContext } from "./create-postgres-context.js";
 import { ContextStoreUnavailableError, PostgresStoreAccessError, PostgresStoreCorruptError } from "./errors.js";
 import { PostgresMessageStore } from "./postgres-message-store.js";
@@ -35,15 +35,7 @@ const openError = (connectionString: string, sessionId?: string) =>
   );
 
 describeWithPostgres("typed errors at open", (connectionString) => {
-  const admin = async <T>(body: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString });
-    await client.connect();
-    try {
-      return await body(client);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = <T>(body: (client: pg.Client) => Promise<T>) => withClient(connectionString, body);
 
   it("should name the server and say to fix the role when the role does not exist", async () => {
     const error = await openError(withUrl(connectionString, (url) => void (url.username = "ctxkit_no_such_role")));

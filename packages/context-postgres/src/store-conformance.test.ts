@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { type CorruptRecordKind, describeMessageStore } from "@ctxkit/conformance/vitest";
-import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { startPasswordPostgresServer, type PasswordPostgresServer } from "../test/password-postgres-server.js";
-import { describeWithPostgres } from "../test/postgres-server.js";
+import { describeWithPostgres, withClient } from "../test/postgres-server.js";
 import { startTcpProxy } from "@ctxkit/test-support/tcp-proxy";
 import { PostgresMessageStore } from "./postgres-message-store.js";
 import { tableNames } from "./schema-sql.js";
@@ -19,17 +18,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** Runs `body` on one plain connection, apart from any store's pool. */
-async function withClient<T>(connectionString: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await body(client);
-  } finally {
-    await client.end();
-  }
 }
 
 describeWithPostgres("PostgreSQL store", (connectionString) => {

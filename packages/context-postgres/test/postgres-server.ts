@@ -1,6 +1,7 @@
 // Finds the test server that scripts/postgres.sh started; without one, Postgres tests skip on a developer's machine and fail in CI.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { describe, it } from "vitest";
 
 const envFile = fileURLToPath(new URL("../../../.tmp/postgres.env", import.meta.url));
@@ -28,5 +29,16 @@ export function describeWithPostgres(name: string, body: (connectionString: stri
     );
   } else {
     describe.skip(`${name} (skipped: no PostgreSQL server; run \`bash scripts/postgres.sh start\`)`, () => body(""));
+  }
+}
+
+/** Runs `body` on one plain connection, apart from any store's pool: what a test does behind the store's back. */
+export async function withClient<T>(connectionString: string, body: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return await body(client);
+  } finally {
+    await client.end();
   }
 }
