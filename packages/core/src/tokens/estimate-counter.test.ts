@@ -125,3 +125,113 @@ describe("estimateCounter, code point by code point", () => {
     for (const text of [...Object.values(samples), numbers, mixed]) expect(counter.count(text)).toBe(iteratorEstimate(text));
   });
 });
+
+// The counter before its ASCII chunks were weighed from a table, UTF-16 unit by unit: the chunked count must give its figures.
+function unitByUnitEstimate(text: string): number {
+  const isCjk = (code: number) =>
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0xac00 && code <= 0xd7af) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xff00 && code <= 0xffef);
+  const weightOf = (code: number) => {
+    if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return 5;
+    if (code >= 0x30 && code <= 0x39) return 10;
+    if (code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d) return 4;
+    return 12;
+  };
+  let tokens = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    let code = text.charCodeAt(index);
+    if (code < 0x80) {
+      tokens += weightOf(code);
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
+      const low = text.charCodeAt(index + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+        index += 1;
+      }
+    }
+    if (isCjk(code)) tokens += 20;
+    else tokens += 10 * (code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
+  }
+  return Math.ceil(tokens / 20);
+}
+
+describe("estimateCounter, against the unit-by-unit count", () => {
+  const units = fc.oneof(
+    fc.constantFrom(
+      "\ud83d",
+      "\ude00",
+      "\ud83d\ude00",
+      "\u3040",
+      "\u30ff",
+      "\ud7af",
+      "\uffef",
+      "\ufffd",
+      "é",
+      "中",
+      "a",
+      "Z",
+      "7",
+      " ",
+      "\t",
+      "\n",
+      "\r",
+      "~",
+      "\u007f",
+      "\u0000",
+    ),
+    fc.string({ unit: "binary", maxLength: 3 }),
+    fc.string({ unit: "grapheme", maxLength: 3 }),
+    fc.string({ maxLength: 12 }),
+  );
+
+  it("should give the same count for arbitrary strings: ASCII, CJK, astral characters, lone surrogates", () => {
+    fc.assert(
+      fc.property(fc.array(units, { maxLength: 60 }), (parts) => {
+        const text = parts.join("");
+        expect(counter.count(text)).toBe(unitByUnitEstimate(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("should give the same count for long texts, whatever falls across the edges of the chunks it reads", () => {
+    // Texts of tens of thousands of units: a repeated arbitrary piece, with arbitrary characters at arbitrary places.
+    fc.assert(
+      fc.property(
+        fc.array(units, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 20_000 }),
+        fc.array(fc.tuple(fc.nat(), units), { maxLength: 4 }),
+        (piece, repeats, inserts) => {
+          let text = piece.join("").repeat(repeats);
+          for (const [at, inserted] of inserts) {
+            const position = text.length === 0 ? 0 : at % text.length;
+            text = text.slice(0, position) + inserted + text.slice(position);
+          }
+          expect(counter.count(text)).toBe(unitByUnitEstimate(text));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("should count a surrogate pair, a CJK character or a lone surrogate the same at every place near a power-of-two offset", () => {
+    for (const edge of [1 << 12, 1 << 13, 1 << 14, 1 << 15, 3 << 14]) {
+      for (let offset = -3; offset <= 2; offset += 1) {
+        for (const character of ["\ud83d\ude00", "中", "\ud83d", "\ude00", "é", "x"]) {
+          const text = `${"ab cd ".repeat(Math.ceil((edge + offset) / 6)).slice(0, edge + offset)}${character}${"0 1;".repeat(5_000)}`;
+          expect(counter.count(text)).toBe(unitByUnitEstimate(text));
+        }
+      }
+    }
+    // Wholly ASCII texts across several chunks, and one that turns to CJK part way through.
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join("");
+    for (const text of [ascii.repeat(900), `${ascii.repeat(300)}${"中文".repeat(20_000)}${ascii.repeat(300)}`])
+      expect(counter.count(text)).toBe(unitByUnitEstimate(text));
+  });
+});
