@@ -132,7 +132,7 @@ describe("bounded receipts", () => {
         tokensAfter: 0,
         historyLength: 3,
         previousView: [],
-        sources: { removedBy: new Map([0, 1, 2].map((index) => [index, "truncate"])), addedBy: new Map() },
+        sources: { removed: [{ from: 0, to: 2, strategy: "truncate" }], addedBy: new Map() },
       },
       `${time.toString(36).padStart(9, "0")}-0000-00000000`,
       new Date(time),

@@ -1,25 +1,21 @@
 // Which strategy took each history message out of the view, and which put each synthetic entry in: what a view's entries do not say.
 import type { ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import type { FateSources } from "./message-fates.js";
+import type { FateSources, RemovedRun } from "./message-fates.js";
 
 /** Kept across compactions of one view, since a message dropped by an earlier one is still absent from the next. */
 export class FateAttribution implements FateSources {
-  readonly removedBy = new Map<number, string>();
+  /** Runs in index order, none overlapping; a later removal of an index (after the view grew back) replaces an earlier one. */
+  removed: readonly RemovedRun[] = [];
   readonly addedBy = new Map<unknown, string>();
 
   /** What `strategy` changed from `before` to `after` (the pipeline's `onApplied`). */
   note(strategy: string, before: ViewDraft, after: ViewDraft): void {
-    // Most strategies only shorten entries in place: then nothing left or came in, and no set is built.
+    // Most strategies only shorten entries in place: then nothing left or came in, and nothing is looked up.
     if (hasSameSources(before.entries, after.entries)) return;
-    const kept = new Set<number>();
+    const removed = removedIndexes(before.entries, after.entries);
+    if (removed.length > 0) this.removed = overlay(this.removed, runsOf(removed, strategy));
     const present = new Set<unknown>();
-    for (const entry of after.entries) {
-      if (entry.source.kind === "history") kept.add(entry.source.index);
-    }
-    for (const entry of before.entries) {
-      if (entry.source.kind === "history" && !kept.has(entry.source.index)) this.removedBy.set(entry.source.index, strategy);
-      else if (entry.source.kind === "synthetic") present.add(entry.message);
-    }
+    for (const entry of before.entries) if (entry.source.kind === "synthetic") present.add(entry.message);
     for (const entry of after.entries) {
       if (entry.source.kind === "synthetic" && !present.has(entry.message)) this.addedBy.set(entry.message, strategy);
     }
@@ -34,13 +30,13 @@ export class FateAttribution implements FateSources {
   /** A copy a preview can change without touching this one. */
   clone(): FateAttribution {
     const copy = new FateAttribution();
-    for (const [index, strategy] of this.removedBy) copy.removedBy.set(index, strategy);
+    copy.removed = this.removed;
     for (const [message, strategy] of this.addedBy) copy.addedBy.set(message, strategy);
     return copy;
   }
 
   reset(): void {
-    this.removedBy.clear();
+    this.removed = [];
     this.addedBy.clear();
   }
 }
@@ -54,4 +50,95 @@ function hasSameSources(before: readonly ViewEntry[], after: readonly ViewEntry[
     if (first.source.kind !== "history" || second.source.kind !== "history" || first.source.index !== second.source.index) return false;
   }
   return true;
+}
+
+/**
+ * The history indexes of `before` that `after` no longer holds, ascending. Both hold their history entries in
+ * history order, so one walk over the two does it without a set of every kept index; entries out of order
+ * (a strategy that broke invariant 2) are looked up in a set instead.
+ */
+function removedIndexes(before: readonly ViewEntry[], after: readonly ViewEntry[]): number[] {
+  const kept: number[] = [];
+  for (const entry of after) if (entry.source.kind === "history") kept.push(entry.source.index);
+  const removed: number[] = [];
+  if (!isAscending(kept)) {
+    const keptSet = new Set(kept);
+    for (const entry of before) if (entry.source.kind === "history" && !keptSet.has(entry.source.index)) removed.push(entry.source.index);
+    return isAscending(removed) ? removed : [...new Set(removed)].sort((first, second) => first - second);
+  }
+  let position = 0;
+  let isInOrder = true;
+  let last = -1;
+  for (const entry of before) {
+    if (entry.source.kind !== "history") continue;
+    const { index } = entry.source;
+    if (index <= last) isInOrder = false;
+    last = index;
+    while (position < kept.length && kept[position]! < index) position += 1;
+    if (kept[position] !== index) removed.push(index);
+  }
+  if (isInOrder) return removed;
+  // `before` out of order: the walk above may have missed kept indexes; ask the set.
+  const keptSet = new Set(kept);
+  const unordered = new Set<number>();
+  for (const entry of before) if (entry.source.kind === "history" && !keptSet.has(entry.source.index)) unordered.add(entry.source.index);
+  return [...unordered].sort((first, second) => first - second);
+}
+
+function isAscending(indexes: readonly number[]): boolean {
+  for (let position = 1; position < indexes.length; position += 1) if (indexes[position]! <= indexes[position - 1]!) return false;
+  return true;
+}
+
+/** Ascending distinct indexes as runs of consecutive ones. */
+function runsOf(indexes: readonly number[], strategy: string): RemovedRun[] {
+  const runs: RemovedRun[] = [];
+  let from = indexes[0]!;
+  let to = from;
+  for (let position = 1; position < indexes.length; position += 1) {
+    const index = indexes[position]!;
+    if (index === to + 1) {
+      to = index;
+      continue;
+    }
+    runs.push({ from, to, strategy });
+    from = index;
+    to = index;
+  }
+  runs.push({ from, to, strategy });
+  return runs;
+}
+
+/** `below` with `above` laid over it: where they overlap, `above` wins. Both in index order, none overlapping; so is the result. */
+function overlay(below: readonly RemovedRun[], above: readonly RemovedRun[]): RemovedRun[] {
+  const result: RemovedRun[] = [];
+  const push = (run: RemovedRun) => {
+    const last = result[result.length - 1];
+    // Touching runs of one strategy become one, so a history dropped in several passes stays a few runs.
+    if (last !== undefined && last.to + 1 === run.from && last.strategy === run.strategy)
+      result[result.length - 1] = { ...last, to: run.to };
+    else result.push(run);
+  };
+  let position = 0;
+  // The run of `below` at `position`, less what a run of `above` already covered of its start.
+  let pending = below[0];
+  const next = () => {
+    position += 1;
+    pending = below[position];
+  };
+  for (const run of above) {
+    while (pending !== undefined && pending.to < run.from) {
+      push(pending);
+      next();
+    }
+    if (pending !== undefined && pending.from < run.from) push({ ...pending, to: run.from - 1 });
+    push(run);
+    while (pending !== undefined && pending.to <= run.to) next();
+    if (pending !== undefined && pending.from <= run.to) pending = { ...pending, from: run.to + 1 };
+  }
+  while (pending !== undefined) {
+    push(pending);
+    next();
+  }
+  return result;
 }

@@ -31,11 +31,10 @@ describe("deriveMessageFates", () => {
       fromHistory(7),
     ];
     const runs = deriveMessageFates(9, entries, {
-      removedBy: new Map([
-        [1, "summary"],
-        [3, "summary"],
-        [4, "truncate"],
-      ]),
+      removed: [
+        { from: 1, to: 1, strategy: "summary" },
+        { from: 3, to: 4, strategy: "truncate" },
+      ],
       addedBy: new Map([[summary.message, "summary"]]),
     });
     expect(runs).toEqual([
@@ -56,8 +55,7 @@ describe("deriveMessageFates", () => {
 
   it("should keep a long session's fates as a few runs", () => {
     const entries = Array.from({ length: 5_000 }, (_, offset) => fromHistory(5_000 + offset));
-    const removedBy = new Map(Array.from({ length: 5_000 }, (_, index) => [index, "truncate"] as const));
-    const runs = deriveMessageFates(10_000, entries, { removedBy, addedBy: new Map() });
+    const runs = deriveMessageFates(10_000, entries, { removed: [{ from: 0, to: 4_999, strategy: "truncate" }], addedBy: new Map() });
     expect(runs).toEqual([
       { from: 0, to: 4_999, fate: "dropped", strategy: "truncate" },
       { from: 5_000, to: 9_999, fate: "kept" },
