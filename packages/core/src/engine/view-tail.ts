@@ -5,7 +5,7 @@ import type { ViewEntry } from "../pipeline/strategy.js";
 import { countMessageTokens } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { findToolUnits } from "../units/find-tool-units.js";
-import { repairToolPairs } from "../units/repair-tool-pairs.js";
+import { hasNothingToRepair, repairToolPairs } from "../units/repair-tool-pairs.js";
 import type { ToolPairRepair } from "../units/tool-unit.js";
 import type { PinSet } from "./pin-set.js";
 import type { SessionHistory } from "./session-history.js";
@@ -42,10 +42,9 @@ export class ViewTail {
    */
   refresh(): { openUnitStart: number; repairs: ToolPairRepair[] } {
     const from = this.view.settledUntil;
-    const tail = this.history.messages.slice(from);
-    const { entries, repairs } = this.entriesFor(tail, from);
+    const { entries, repairs } = this.entriesFrom(from);
     this.view.setTail(entries);
-    return { openUnitStart: from + openUnitStart(tail), repairs };
+    return { openUnitStart: openUnitStart(this.history.messages, from), repairs };
   }
 
   /**
@@ -57,20 +56,20 @@ export class ViewTail {
       const edits = this.openUnitEdits;
       this.openUnitEdits = new Map();
       try {
-        return this.entriesFor(this.history.messages, 0, false).entries;
+        return this.entriesFrom(0, false).entries;
       } finally {
         this.openUnitEdits = edits;
       }
     }
     const from = this.view.settledUntil;
     const settled = this.view.entries.slice(0, this.view.settledCount);
-    return settled.concat(this.entriesFor(this.history.messages.slice(from), from, false).entries);
+    return settled.concat(this.entriesFrom(from, false).entries);
   }
 
   /** The whole history as view entries again, for a view that grows back; forgets the open unit's edits. */
   rebuild(): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
     this.openUnitEdits = new Map();
-    return this.entriesFor(this.history.messages, 0);
+    return this.entriesFrom(0);
   }
 
   /** Settles the view up to `openUnitStart`, keeping what a compaction changed in the open unit after it. */
@@ -102,9 +101,23 @@ export class ViewTail {
     this.reportedRepairs = new Set();
   }
 
-  /** View entries for `messages`, the history from index `from` on, with broken pairs repaired, and the repairs not announced yet. */
-  private entriesFor(messages: readonly Message[], from: number, announce = true): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
-    const repaired = repairToolPairs(messages);
+  /** View entries for the history from index `from` on, with broken pairs repaired, and the repairs not announced yet. */
+  private entriesFrom(from: number, announce = true): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
+    const { messages } = this.history;
+    // Nothing to repair is the common case, and on a first view the whole history: its entries are made in
+    // one loop, without the repair's copy of the messages and its list of where each came from.
+    if (hasNothingToRepair(messages, from)) {
+      const entries = new Array<ViewEntry>(messages.length - from);
+      const hasEdits = this.openUnitEdits.size > 0;
+      for (let index = from; index < messages.length; index += 1) {
+        const entry =
+          (hasEdits ? this.openUnitEdits.get(index) : undefined) ??
+          Object.freeze<ViewEntry>({ message: messages[index]!, tokens: this.history.tokensOf(index), source: { kind: "history", index } });
+        entries[index - from] = this.pins.size === 0 ? entry : this.pins.mark(entry);
+      }
+      return { entries, repairs: [] };
+    }
+    const repaired = repairToolPairs(from === 0 ? messages : messages.slice(from));
     const entries: ViewEntry[] = repaired.messages.map((message, position) => {
       const source = repaired.sources[position];
       if (source === null || source === undefined) {
@@ -148,16 +161,20 @@ export async function announceRepairs(events: EventSink, repairs: readonly ToolP
   for (const repair of repairs) await events.emit("context:repair", { kind: repair.kind, toolCallIds: repair.toolCallIds });
 }
 
-/** Where a trailing tool unit still waiting for results starts in `tail`, or its length when there is none. */
-function openUnitStart(tail: readonly Message[]): number {
+/**
+ * Where a trailing tool unit still waiting for results starts in `messages` from `tailFrom` on (a history
+ * index), or `messages.length` when there is none.
+ */
+function openUnitStart(messages: readonly Message[], tailFrom: number): number {
   // A unit goes on only over tool messages, so one always starts at the last message that is not one:
   // the units are found from there, not over the whole tail (all of the history on a first request).
-  let from = tail.length - 1;
-  while (from > 0 && tail[from]!.role === "tool") from -= 1;
-  const last = findToolUnits(from <= 0 ? tail : tail.slice(from)).at(-1);
-  if (last === undefined || last.kind !== "tool") return tail.length;
-  const start = Math.max(0, from) + last.start;
-  const opener = tail[start]!;
+  let from = messages.length - 1;
+  while (from > tailFrom && messages[from]!.role === "tool") from -= 1;
+  const unitsFrom = Math.max(tailFrom, from);
+  const last = findToolUnits(messages.slice(unitsFrom)).at(-1);
+  if (last === undefined || last.kind !== "tool") return messages.length;
+  const start = unitsFrom + last.start;
+  const opener = messages[start]!;
   const answered = last.end - last.start - 1;
-  return hasToolCalls(opener) && answered < opener.tool_calls.length ? start : tail.length;
+  return hasToolCalls(opener) && answered < opener.tool_calls.length ? start : messages.length;
 }

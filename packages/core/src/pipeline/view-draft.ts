@@ -11,16 +11,18 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
   const frozenEntries = new Array<ViewEntry>(entries.length);
   const messages = new Array<Message>(entries.length);
   let tokens = 0;
-  let latestUserIndex = -1;
   for (let index = 0; index < entries.length; index += 1) {
     const given = entries[index]!;
     const entry = Object.isFrozen(given) ? given : Object.freeze({ ...given });
     frozenEntries[index] = entry;
     messages[index] = entry.message;
     tokens += entry.tokens;
-    // A synthetic user message (a summary) is not the user's latest word.
-    if (entry.message.role === "user" && entry.source.kind === "history") latestUserIndex = index;
   }
+  // Looked for from the end, where it is: not by reading the role of every message of a long view.
+  let latestUserIndex = entries.length - 1;
+  // A synthetic user message (a summary) is not the user's latest word.
+  while (latestUserIndex >= 0 && (messages[latestUserIndex]!.role !== "user" || frozenEntries[latestUserIndex]!.source.kind !== "history"))
+    latestUserIndex -= 1;
   // The units are this call's own array, so they are frozen where they stand.
   const units = findToolUnits(messages);
   for (const unit of units) Object.freeze(unit);

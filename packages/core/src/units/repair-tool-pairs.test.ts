@@ -5,7 +5,7 @@ import type { Message } from "../messages/message.js";
 import { parseMessages } from "../messages/parse-message.js";
 import { checkToolPairs } from "./check-tool-pairs.js";
 import { findToolUnits } from "./find-tool-units.js";
-import { repairToolPairs } from "./repair-tool-pairs.js";
+import { hasNothingToRepair, repairToolPairs } from "./repair-tool-pairs.js";
 import { answer, calling, result, user } from "../../test/tool-pair-messages.js";
 
 function expectMissingResult(message: Message | undefined, toolCallId: string): void {
@@ -192,5 +192,45 @@ describe("repairToolPairs", () => {
         }),
       );
     });
+  });
+});
+
+// The check as first written, one set for the whole sequence: the faster one must agree with it everywhere.
+function setBasedIsValid(messages: readonly Message[]): boolean {
+  const unanswered = new Set<string>();
+  for (const message of messages) {
+    if (message.role === "tool") {
+      if (!unanswered.delete(message.tool_call_id)) return false;
+      continue;
+    }
+    if (unanswered.size > 0) return false;
+    if (message.role === "assistant" && message.tool_calls !== undefined && message.tool_calls.length > 0) {
+      for (const call of message.tool_calls) unanswered.add(call.id);
+      if (unanswered.size !== message.tool_calls.length) return false;
+    }
+  }
+  return unanswered.size === 0;
+}
+
+describe("hasNothingToRepair", () => {
+  it("should agree with one set over the whole sequence, from any index, on whole and broken histories", () => {
+    fc.assert(
+      fc.property(historyArbitrary({ broken: true }), fc.nat(), (history, at) => {
+        const from = history.length === 0 ? 0 : at % (history.length + 1);
+        expect(hasNothingToRepair(history, from)).toBe(setBasedIsValid(history.slice(from)));
+        expect(hasNothingToRepair(history)).toBe(repairToolPairs(history).repairs.length === 0 && setBasedIsValid(history));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("should find a second result, a repeated id, a missing one and a stray one after a whole unit", () => {
+    expect(hasNothingToRepair([calling("a"), result("a"), answer])).toBe(true);
+    expect(hasNothingToRepair([calling("a", "b"), result("b"), result("a")])).toBe(true);
+    expect(hasNothingToRepair([calling("a"), result("a"), result("a")])).toBe(false);
+    expect(hasNothingToRepair([calling("a", "a"), result("a"), result("a")])).toBe(false);
+    expect(hasNothingToRepair([calling("a", "b"), result("a"), answer])).toBe(false);
+    expect(hasNothingToRepair([calling("a")])).toBe(false);
+    expect(hasNothingToRepair([user, result("a")])).toBe(false);
   });
 });

@@ -25,23 +25,35 @@ function createMissingResult(toolCallId: string): ToolMessage {
 }
 
 /**
- * The common case: nothing to repair. One reused set, no other allocation, so the check that runs on
- * every request stays cheap.
+ * Whether `messages` from `from` on need no repair: each call answered right after it, once, and no other
+ * result. The common case, checked on every request and over a whole history on its first view: a call
+ * alone in its message (most of them) is compared with the result after it, and only a message of several
+ * calls makes a set.
  */
-function isValidSequence(messages: readonly Message[]): boolean {
-  const unanswered = new Set<string>();
-  for (const message of messages) {
-    if (message.role === "tool") {
-      if (!unanswered.delete(message.tool_call_id)) return false;
+export function hasNothingToRepair(messages: readonly Message[], from = 0): boolean {
+  let index = from;
+  while (index < messages.length) {
+    const message = messages[index]!;
+    index += 1;
+    if (message.role === "tool") return false;
+    if (!hasToolCalls(message)) continue;
+    const calls = message.tool_calls;
+    if (calls.length === 1) {
+      const next = messages[index];
+      if (next === undefined || next.role !== "tool" || next.tool_call_id !== calls[0]!.id) return false;
+      index += 1;
       continue;
     }
-    if (unanswered.size > 0) return false;
-    if (hasToolCalls(message)) {
-      for (const call of message.tool_calls) unanswered.add(call.id);
-      if (unanswered.size !== message.tool_calls.length) return false;
+    const unanswered = new Set<string>();
+    for (const call of calls) unanswered.add(call.id);
+    if (unanswered.size !== calls.length) return false;
+    for (let answered = 0; answered < calls.length; answered += 1) {
+      const next = messages[index];
+      if (next === undefined || next.role !== "tool" || !unanswered.delete(next.tool_call_id)) return false;
+      index += 1;
     }
   }
-  return unanswered.size === 0;
+  return true;
 }
 
 /**
@@ -71,7 +83,7 @@ function withoutRepeatedCallIds(message: AssistantMessage & { tool_calls: ToolCa
  * objects are reused, never copied or mutated. O(n).
  */
 export function repairToolPairs(messages: readonly Message[]): RepairResult {
-  if (isValidSequence(messages)) {
+  if (hasNothingToRepair(messages)) {
     return { messages: messages.slice(), sources: messages.map((_message, index) => index), repairs: [] };
   }
   const output: Message[] = [];
