@@ -31,24 +31,35 @@ export const optionsSchema = z.strictObject({
   budgetTokensPerIdentifier: z.optional(z.int().check(z.positive())),
 });
 
-/** Adds to `dropped` the units to drop, oldest first, until the view's tokens are at or below `target`; summaries on the pass marked `true`. */
+/**
+ * Marks in `dropped` (one flag per unit) the units to drop, oldest first, until the view's tokens are at or
+ * below `target`; summaries on the pass marked `true`. Flags rather than a set: a first view drops most of
+ * 100,000 units. Returns how many are marked.
+ */
 function chooseDrops(
   view: ViewDraft,
   droppable: readonly boolean[],
   isSummary: readonly boolean[],
   target: number,
   passes: readonly boolean[],
-  dropped: Set<number>,
-): void {
+  dropped: Uint8Array,
+): number {
   let tokens = view.tokens;
-  for (const index of dropped) tokens -= unitTokens(view, index);
-  for (const isSummaryPass of passes) {
-    view.units.forEach((_, index) => {
-      if (tokens <= target || !droppable[index] || isSummary[index] !== isSummaryPass || dropped.has(index)) return;
-      dropped.add(index);
+  let count = 0;
+  for (let index = 0; index < dropped.length; index += 1)
+    if (dropped[index] === 1) {
       tokens -= unitTokens(view, index);
-    });
+      count += 1;
+    }
+  for (const isSummaryPass of passes) {
+    for (let index = 0; index < view.units.length && tokens > target; index += 1) {
+      if (!droppable[index] || isSummary[index] !== isSummaryPass || dropped[index] === 1) continue;
+      dropped[index] = 1;
+      count += 1;
+      tokens -= unitTokens(view, index);
+    }
   }
+  return count;
 }
 
 function unitTokens(view: ViewDraft, index: number): number {
@@ -74,9 +85,8 @@ export function truncate(options?: TruncateOptions): Strategy {
       // Oldest first, and a summary only when nothing else is left to drop: it stands for many units.
       // A protected unit is stepped over rather than ending the walk, so a pinned or system message in
       // the middle does not shield everything after it.
-      const dropped = new Set<number>();
-      chooseDrops(view, droppable, isSummary, context.target, [false, true], dropped);
-      if (dropped.size === 0) return { view, applied: false };
+      const dropped = new Uint8Array(view.units.length);
+      if (chooseDrops(view, droppable, isSummary, context.target, [false, true], dropped) === 0) return { view, applied: false };
       const capacity = noteCapacity(limits, context.budget);
       const note = capacity > 0 ? noteFor(view, dropped, capacity, context) : undefined;
       if (note === undefined) return { view: createViewDraft(keptEntries(view, dropped)), applied: true };
@@ -98,7 +108,7 @@ export function truncate(options?: TruncateOptions): Strategy {
  */
 function noteFor(
   view: ViewDraft,
-  dropped: ReadonlySet<number>,
+  dropped: Uint8Array,
   capacity: number,
   context: StrategyContext,
 ): { entry: ViewEntry | undefined; position: number; tokens: number; replacedTokens: number } | undefined {
@@ -111,7 +121,7 @@ function noteFor(
   let isPreviousDropped = false;
   let tokens = 0;
   view.units.forEach((unit, index) => {
-    const isDropped = dropped.has(index);
+    const isDropped = dropped[index] === 1;
     if (isDropped && firstDropped === -1) firstDropped = unit.start;
     for (let position = unit.start; position < unit.end; position += 1) {
       const entry = view.entries[position]!;
@@ -141,11 +151,11 @@ function noteFor(
 }
 
 /** The entries of the units not dropped, in order, with `note` (if any) at `notePosition` in place of what stood there. */
-function keptEntries(view: ViewDraft, dropped: ReadonlySet<number>, notePosition = -1, note?: ViewEntry): ViewEntry[] {
+function keptEntries(view: ViewDraft, dropped: Uint8Array, notePosition = -1, note?: ViewEntry): ViewEntry[] {
   const kept: ViewEntry[] = [];
   view.units.forEach((unit, index) => {
     if (unit.start <= notePosition && notePosition < unit.end && note !== undefined) kept.push(note);
-    if (!dropped.has(index))
+    if (dropped[index] !== 1)
       for (let position = unit.start; position < unit.end; position += 1)
         if (position !== notePosition || note === undefined || readNote(view.entries[position]!) === undefined)
           kept.push(view.entries[position]!);
