@@ -34,7 +34,7 @@ export const configSchema = extend(contextConfigSchema, {
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
     })
     .optional(),
-  /** The prefix of the three tables (`<table>_sessions`, `<table>_messages`, `<table>_state`). */
+  /** The prefix of the four tables (`<table>_sessions`, `<table>_messages`, `<table>_state`, `<table>_flushes`) and of the append procedure (`<table>_append`). */
   table: identifier("tables' prefix").default("ctxkit"),
   schema: identifier("schema").default("public"),
   /** Connections in this manager's pool. */

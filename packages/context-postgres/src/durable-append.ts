@@ -2,15 +2,23 @@
 import type { Message } from "@ctxkit/core";
 import { ContextStoreCorruptError } from "@ctxkit/core/kit";
 import type { Reader } from "./session-reads.js";
-import type { TableNames } from "./schema-sql.js";
+import { flushSql, type TableNames } from "./schema-sql.js";
 
 /**
- * One statement, so one round trip and its own transaction: it reserves the sequence numbers on the
- * session row (whose lock orders concurrent appenders), records when (`last_added_at`, this worker's clock,
- * never moved back by a worker whose clock is behind) and inserts the rows under them. It commits
- * without waiting for the WAL flush (`synchronous_commit` off for this transaction alone), so the row lock
- * is released as soon as the commit record is written and the next appender goes on while this one's
- * flush is pending; `flushWal` then makes it durable before the caller hears of it.
+ * The append's one statement, prepared once per connection: the store's pool serves this store alone, so
+ * the name always stands for the same text on it.
+ */
+const APPEND_STATEMENT = "ctxkit_append";
+
+/**
+ * One round trip: a call of the append procedure the migration made (`appendProcedureSql`), which runs two
+ * transactions. The first reserves the sequence numbers on the session row (whose lock orders concurrent
+ * appenders), records when and inserts the rows, and commits without waiting for the WAL flush, so the row
+ * lock is released as soon as its commit record is written and the next appender goes on while this one's
+ * flush is pending. The second is `flushWal`'s write, whose synchronous commit flushes the WAL past the first
+ * before the call returns: the caller hears of the append only once it is durable. An error or a cut
+ * connection between the two leaves the append committed, in its place, and unacknowledged.
+ * It runs on the pool, never inside a transaction block, where a procedure may not commit.
  */
 export async function appendRows(
   reader: Reader,
@@ -18,20 +26,14 @@ export async function appendRows(
   session: { readonly sessionId: string; readonly location: string },
   messages: readonly Message[],
 ): Promise<void> {
-  const inserted = await reader.query(
-    `WITH reserved AS (
-       UPDATE ${names.sessions} SET last_seq = last_seq + $2, last_added_at = GREATEST(last_added_at, $4) WHERE session_id = $1
-       RETURNING generation, last_seq, set_config('synchronous_commit', 'off', true)
-     )
-     INSERT INTO ${names.messages} (session_id, generation, seq, body)
-     SELECT $1, reserved.generation, reserved.last_seq - $2 + rows.position, rows.body
-     FROM reserved, unnest($3::text[]) WITH ORDINALITY AS rows(body, position)`,
-    [session.sessionId, messages.length, messages.map((message) => JSON.stringify(message)), Date.now()],
-  );
+  const result = await reader.query<{ inserted: string | null }>({
+    name: APPEND_STATEMENT,
+    text: `CALL ${names.appendProcedure}($1, $2, $3)`,
+    values: [session.sessionId, messages.map((message) => JSON.stringify(message)), Date.now()],
+  });
   // The session row is made at open and never deleted; without it nothing would be stored, so say so.
-  if (inserted.rowCount !== messages.length)
+  if (Number(result.rows[0]?.inserted) !== messages.length)
     throw new ContextStoreCorruptError(session.location, { entry: "session row" }, "it is missing: the tables were changed outside ctxkit");
-  await flushWal(reader, names);
 }
 
 /**
@@ -39,11 +41,8 @@ export async function appendRows(
  * transaction's own synchronous commit flushes every record before its own: this one writes its
  * connection's row of the flushes table (no other connection touches it, so it waits for no one) and
  * commits with the server's own `synchronous_commit`. Calls on different connections at once share one
- * flush, as any concurrent commits do.
+ * flush, as any concurrent commits do. A read that saw an append not yet flushed runs it.
  */
 export async function flushWal(reader: Reader, names: TableNames): Promise<void> {
-  await reader.query(
-    `INSERT INTO ${names.flushes} (backend_pid) VALUES (pg_backend_pid())
-     ON CONFLICT (backend_pid) DO UPDATE SET flushes = ${names.flushes}.flushes + 1`,
-  );
+  await reader.query(flushSql(names));
 }
