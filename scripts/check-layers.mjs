@@ -51,7 +51,7 @@ export const CORE_LAYERS = [
   { name: "provider-loop", paths: ["provider-loop"] },
   { name: "modules", paths: ["modules"] },
   { name: "testing", paths: ["testing"] },
-  { name: "entries", paths: ["index.ts", "kit.ts"] },
+  { name: "entries", paths: ["index.ts", "kit.ts", "engine-entry.ts"] },
 ];
 
 const SOURCE_FILE = /\.(ts|tsx|mts|cts|js|mjs)$/;

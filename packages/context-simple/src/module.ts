@@ -1,6 +1,6 @@
 // The module surface: what a coordinator, a mount plan or the conformance kit loads.
 import type { ContextConfig, Coordinator } from "@ctxkit/core";
-import { contextConfigSchema, mountContextManager } from "@ctxkit/core/kit";
+import { contextConfigSchema, mountContextManager } from "@ctxkit/core/engine";
 import { SimpleContextManager } from "./simple-context.js";
 
 export const meta = { type: "context", name: "context-simple" } as const;

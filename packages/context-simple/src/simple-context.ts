@@ -1,6 +1,7 @@
 // context-simple's manager: core's context engine over a store in memory.
-import { MemoryMessageStore, type ContextConfig } from "@ctxkit/core";
-import { ContextEngine } from "@ctxkit/core/kit";
+// From core's narrow entry: a fresh process then loads the engine without the kit's and the root's other parts.
+import type { ContextConfig } from "@ctxkit/core";
+import { ContextEngine, MemoryMessageStore } from "@ctxkit/core/engine";
 
 export const MODULE_NAME = "@ctxkit/context-simple";
 
