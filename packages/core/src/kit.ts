@@ -52,7 +52,9 @@ export { repairToolPairs, type RepairResult } from "./units/repair-tool-pairs.js
 // ── Messages and tokens: validation, freezing and counting below the agent builder's level ──
 export { parseDecodedMessage } from "./messages/parse-decoded-message.js";
 export { toProviderMessage } from "./messages/to-provider-messages.js";
-export { messageSchema } from "./messages/message-schema.js";
+// Built when the kit loads, the one object parseMessage falls back to: `@ctxkit/core` and `@ctxkit/core/engine` build it on first use.
+import { messageSchemaOnFirstUse } from "./messages/message-schema.js";
+export const messageSchema = messageSchemaOnFirstUse();
 export { deepFreeze } from "./messages/deep-freeze.js";
 export { resolveTokenCounter } from "./tokens/resolve-token-counter.js";
 export type { TiktokenCounterOptions, TiktokenEncoding, TiktokenRanks } from "./tokens/tiktoken-counter.js";

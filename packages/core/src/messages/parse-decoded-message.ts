@@ -3,7 +3,7 @@ import { ContextValidationError } from "../errors.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { findNonJson } from "./find-non-json.js";
 import type { Message } from "./message.js";
-import { messageSchema } from "./message-schema.js";
+import { messageSchemaOnFirstUse } from "./message-schema.js";
 import { describeSchemaIssues } from "./parse-message.js";
 
 /**
@@ -12,7 +12,7 @@ import { describeSchemaIssues } from "./parse-message.js";
  * file holds can never be something `addMessage` would have refused. Throws `ContextValidationError`.
  */
 export function parseDecodedMessage(value: unknown): Message {
-  const result = messageSchema.safeParse(value);
+  const result = messageSchemaOnFirstUse().safeParse(value);
   if (!result.success) throw new ContextValidationError(describeSchemaIssues(result.error.issues), { cause: result.error });
   const problem = findNonJson(value);
   if (problem !== undefined) throw new ContextValidationError([{ path: problem.path, message: problem.problem }]);

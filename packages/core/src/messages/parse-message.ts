@@ -3,7 +3,8 @@ import { ContextValidationError, type ErrorIssue } from "../errors.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { findNonJson } from "./find-non-json.js";
 import type { Message } from "./message.js";
-import { messageSchema } from "./message-schema.js";
+import { messageSchemaOnFirstUse } from "./message-schema.js";
+import { readOrdinaryMessage } from "./ordinary-message.js";
 
 /**
  * Validates `input` and returns a deep-frozen copy of it. The caller's object is never touched.
@@ -12,15 +13,20 @@ import { messageSchema } from "./message-schema.js";
  * exactly what a restart gives back.
  */
 export function parseMessage(input: unknown, index?: number): Message {
-  const result = messageSchema.safeParse(input);
   const options = index === undefined ? {} : { index };
-  if (!result.success) throw new ContextValidationError(describeSchemaIssues(result.error.issues), { ...options, cause: result.error });
-  const problem = findNonJson(result.data);
+  // An ordinary message is read as the schema would return it; anything else, the schema decides and explains.
+  let data: unknown = readOrdinaryMessage(input);
+  if (data === undefined) {
+    const result = messageSchemaOnFirstUse().safeParse(input);
+    if (!result.success) throw new ContextValidationError(describeSchemaIssues(result.error.issues), { ...options, cause: result.error });
+    data = result.data;
+  }
+  const problem = findNonJson(data);
   if (problem !== undefined) throw new ContextValidationError([{ path: problem.path, message: problem.problem }], options);
   let copy: Message;
   try {
     // zod copies objects it knows but shares unknown nested values; a structured clone owns them all.
-    copy = structuredClone(result.data) as Message;
+    copy = structuredClone(data) as Message;
   } catch (error) {
     throw new ContextValidationError([{ path: "", message: "a message must be plain data (no functions, symbols or class instances)" }], {
       ...options,
