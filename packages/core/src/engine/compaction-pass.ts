@@ -292,7 +292,9 @@ export class CompactionPass {
     const synthetic = new Set<Message>();
     for (const entry of after.entries) if (entry.source.kind === "synthetic") synthetic.add(entry.message);
     const previous = new Set<Message>();
-    if (synthetic.size > 0) for (const entry of before.entries) if (synthetic.has(entry.message)) previous.add(entry.message);
+    if (synthetic.size > 0)
+      for (const entry of before.entries)
+        if (entry.source.kind === "synthetic" && synthetic.has(entry.message)) previous.add(entry.message);
     const added = new Map<string, { messageCount: number; tokenCount: number; coveredFrom?: number; coveredThrough?: number }>();
     for (const entry of after.entries) {
       if (entry.source.kind !== "synthetic" || previous.has(entry.message)) continue;

@@ -12,8 +12,8 @@ export class FateAttribution implements FateSources {
   note(strategy: string, before: ViewDraft, after: ViewDraft): void {
     // Most strategies only shorten entries in place: then nothing left or came in, and nothing is looked up.
     if (hasSameSources(before.entries, after.entries)) return;
-    const removed = removedIndexes(before.entries, after.entries);
-    if (removed.length > 0) this.removed = overlay(this.removed, runsOf(removed, strategy));
+    const removed = removedRuns(before.entries, after.entries, strategy);
+    if (removed.length > 0) this.removed = overlay(this.removed, removed);
     const present = new Set<unknown>();
     for (const entry of before.entries) if (entry.source.kind === "synthetic") present.add(entry.message);
     for (const entry of after.entries) {
@@ -53,36 +53,45 @@ function hasSameSources(before: readonly ViewEntry[], after: readonly ViewEntry[
 }
 
 /**
- * The history indexes of `before` that `after` no longer holds, ascending. Both hold their history entries in
- * history order, so one walk over the two does it without a set of every kept index; entries out of order
- * (a strategy that broke invariant 2) are looked up in a set instead.
+ * The history indexes of `before` that `after` no longer holds, as runs. Both hold their history entries in
+ * history order, so one walk over the two does it, without a set of every kept index or a list of every
+ * removed one; entries out of order (a strategy that broke invariant 2) are looked up in a set instead.
  */
-function removedIndexes(before: readonly ViewEntry[], after: readonly ViewEntry[]): number[] {
+function removedRuns(before: readonly ViewEntry[], after: readonly ViewEntry[], strategy: string): RemovedRun[] {
   const kept: number[] = [];
   for (const entry of after) if (entry.source.kind === "history") kept.push(entry.source.index);
-  const removed: number[] = [];
-  if (!isAscending(kept)) {
-    const keptSet = new Set(kept);
-    for (const entry of before) if (entry.source.kind === "history" && !keptSet.has(entry.source.index)) removed.push(entry.source.index);
-    return isAscending(removed) ? removed : [...new Set(removed)].sort((first, second) => first - second);
+  if (isAscending(kept)) {
+    const runs: RemovedRun[] = [];
+    let position = 0;
+    let last = -1;
+    let from = -1;
+    let to = -1;
+    for (const entry of before) {
+      if (entry.source.kind !== "history") continue;
+      const { index } = entry.source;
+      if (index <= last) return runsOf(removedBySet(before, kept), strategy);
+      last = index;
+      while (position < kept.length && kept[position]! < index) position += 1;
+      if (kept[position] === index) continue;
+      if (index === to + 1 && from !== -1) to = index;
+      else {
+        if (from !== -1) runs.push({ from, to, strategy });
+        from = index;
+        to = index;
+      }
+    }
+    if (from !== -1) runs.push({ from, to, strategy });
+    return runs;
   }
-  let position = 0;
-  let isInOrder = true;
-  let last = -1;
-  for (const entry of before) {
-    if (entry.source.kind !== "history") continue;
-    const { index } = entry.source;
-    if (index <= last) isInOrder = false;
-    last = index;
-    while (position < kept.length && kept[position]! < index) position += 1;
-    if (kept[position] !== index) removed.push(index);
-  }
-  if (isInOrder) return removed;
-  // `before` out of order: the walk above may have missed kept indexes; ask the set.
+  return runsOf(removedBySet(before, kept), strategy);
+}
+
+/** The history indexes of `before` not in `kept`, ascending and distinct, whatever order either is in. */
+function removedBySet(before: readonly ViewEntry[], kept: readonly number[]): number[] {
   const keptSet = new Set(kept);
-  const unordered = new Set<number>();
-  for (const entry of before) if (entry.source.kind === "history" && !keptSet.has(entry.source.index)) unordered.add(entry.source.index);
-  return [...unordered].sort((first, second) => first - second);
+  const removed = new Set<number>();
+  for (const entry of before) if (entry.source.kind === "history" && !keptSet.has(entry.source.index)) removed.add(entry.source.index);
+  return [...removed].sort((first, second) => first - second);
 }
 
 function isAscending(indexes: readonly number[]): boolean {
@@ -93,6 +102,7 @@ function isAscending(indexes: readonly number[]): boolean {
 /** Ascending distinct indexes as runs of consecutive ones. */
 function runsOf(indexes: readonly number[], strategy: string): RemovedRun[] {
   const runs: RemovedRun[] = [];
+  if (indexes.length === 0) return runs;
   let from = indexes[0]!;
   let to = from;
   for (let position = 1; position < indexes.length; position += 1) {

@@ -44,10 +44,13 @@ export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): 
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index]!;
     const previous = view.entries[index]!;
-    if (entry !== previous) {
-      if (!hasSameShape(previous, entry)) return createViewDraft(entries);
-      tokens += entry.tokens - previous.tokens;
+    // An entry of the draft is frozen already: only a replaced one may need it.
+    if (entry === previous) {
+      frozenEntries[index] = entry;
+      continue;
     }
+    if (!hasSameShape(previous, entry)) return createViewDraft(entries);
+    tokens += entry.tokens - previous.tokens;
     frozenEntries[index] = Object.isFrozen(entry) ? entry : Object.freeze({ ...entry });
   }
   return Object.freeze({ ...view, entries: Object.freeze(frozenEntries), tokens });
