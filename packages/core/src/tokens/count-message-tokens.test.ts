@@ -106,6 +106,24 @@ describe("countMessageTokens", () => {
       expect(counting.calls).toBe(1);
     });
 
+    it("should count several texts with the counter's countJoined when it has one, to the figure of their join", () => {
+      const message: Message = {
+        role: "assistant",
+        name: "bot",
+        content: "a",
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "ls", arguments: "{}" } }],
+      };
+      const texts: (readonly string[])[] = [];
+      const withJoined: TokenCounter = {
+        ...characters,
+        countJoined: (given) => (texts.push(given), characters.count(given.join("\n"))),
+      };
+      expect(countMessageTokens(message, withJoined)).toBe(countMessageTokens(message, characters));
+      expect(texts).toEqual([["a", "bot", "ls", "{}"]]);
+      expect(countMessageTokens({ role: "user", content: "one text" }, withJoined)).toBe(MESSAGE_OVERHEAD_TOKENS + 8);
+      expect(texts).toHaveLength(1);
+    });
+
     it("should not call the counter for a message with no text", () => {
       const counting = countingCounter();
       countMessageTokens({ role: "user", content: [{ type: "image_url", image_url: { url: "a" } }] }, counting);

@@ -46,7 +46,8 @@ export function countMessageTokens(message: Message, counter: TokenCounter): num
     }
   }
   if (message.role === "tool") texts.push(message.tool_call_id);
-  // One text is counted as it is: joining would copy it.
+  // One text is counted as it is, and several without joining them when the counter can: joining would copy them.
+  if (texts.length > 1 && counter.countJoined !== undefined) return overhead + images * IMAGE_TOKENS + counter.countJoined(texts);
   const text = texts.length === 1 ? texts[0]! : texts.join("\n");
   return overhead + images * IMAGE_TOKENS + (text.length === 0 ? 0 : counter.count(text));
 }

@@ -235,3 +235,25 @@ describe("estimateCounter, against the unit-by-unit count", () => {
       expect(counter.count(text)).toBe(unitByUnitEstimate(text));
   });
 });
+
+describe("estimateCounter.countJoined", () => {
+  it("should give what counting the texts joined by newlines gives, whatever their ends hold", () => {
+    const piece = fc.oneof(
+      fc.constantFrom("", "\ud83d", "\ude00", "\ud83d\ude00", "中", "a", " ", "\n", "é"),
+      fc.string({ unit: "binary", maxLength: 6 }),
+      fc.string({ maxLength: 30 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 6 }).map((parts) => parts.join("")),
+          { maxLength: 6 },
+        ),
+        (texts) => {
+          expect(counter.countJoined!(texts)).toBe(counter.count(texts.join("\n")));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -107,6 +107,33 @@ function characterWeights(text: string, start: number, end: number, single: Uint
   return { weights, next: index };
 }
 
+/** The weights of `text`, in twentieths of a token. */
+function weightsOf(text: string): number {
+  const ascii = asciiTables();
+  let weights = 0;
+  let start = 0;
+  while (start < text.length) {
+    const end = Math.min(text.length, start + CHUNK_UNITS);
+    const chunkWeights = asciiWeights(start === 0 && end === text.length ? text : text.slice(start, end), ascii);
+    if (chunkWeights >= 0) {
+      weights += chunkWeights;
+      start = end;
+      continue;
+    }
+    const counted = characterWeights(text, start, end, ascii.single);
+    weights += counted.weights;
+    start = counted.next;
+  }
+  return weights;
+}
+
+const estimateCounters = new WeakSet<TokenCounter>();
+
+/** Whether `counter` is one `estimateCounter()` made: its figures need no checking. */
+export function isEstimateCounter(counter: TokenCounter): boolean {
+  return estimateCounters.has(counter);
+}
+
 /**
  * Estimates tokens by character class: ASCII letters, digits, whitespace and punctuation each have a
  * weight, a CJK character counts one, and anything else (accented Latin, Cyrillic, emoji) half a token
@@ -114,25 +141,19 @@ function characterWeights(text: string, start: number, end: number, single: Uint
  * load time matters more than exactness; it can fall below an exact count on unusual text (`a1b2c3`).
  */
 export function estimateCounter(): TokenCounter {
-  return {
+  const counter: TokenCounter = {
     name: "estimate",
     count(text: string): number {
-      const ascii = asciiTables();
-      let weights = 0;
-      let start = 0;
-      while (start < text.length) {
-        const end = Math.min(text.length, start + CHUNK_UNITS);
-        const chunkWeights = asciiWeights(start === 0 && end === text.length ? text : text.slice(start, end), ascii);
-        if (chunkWeights >= 0) {
-          weights += chunkWeights;
-          start = end;
-          continue;
-        }
-        const counted = characterWeights(text, start, end, ascii.single);
-        weights += counted.weights;
-        start = counted.next;
-      }
+      return Math.ceil(weightsOf(text) / SCALE);
+    },
+    // Weights add up character by character, and a newline between two texts pairs with neither: the sum of
+    // the parts and the newlines is the joined text's, without copying every message's texts into one.
+    countJoined(texts: readonly string[]): number {
+      let weights = texts.length > 0 ? WHITESPACE * (texts.length - 1) : 0;
+      for (const text of texts) weights += weightsOf(text);
       return Math.ceil(weights / SCALE);
     },
   };
+  estimateCounters.add(counter);
+  return counter;
 }

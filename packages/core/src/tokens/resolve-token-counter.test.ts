@@ -1,6 +1,7 @@
 import { ContextArgumentError } from "../errors.js";
 import { describe, expect, it } from "vitest";
 import { type TokenizerOption, resolveTokenCounter } from "./resolve-token-counter.js";
+import { estimateCounter } from "./estimate-counter.js";
 import type { TokenCounter } from "./token-counter.js";
 
 describe("resolveTokenCounter", () => {
@@ -23,6 +24,15 @@ describe("resolveTokenCounter", () => {
       const counter = resolveTokenCounter("estimate");
       expect(counter.name).toBe("estimate");
       expect(counter.count("你好世界")).toBe(4);
+    });
+
+    it("should take an estimateCounter() as it is, its figures needing no check (and its countJoined kept)", () => {
+      const estimate = estimateCounter();
+      expect(resolveTokenCounter(estimate)).toBe(estimate);
+      expect(resolveTokenCounter(estimate).countJoined).toBeTypeOf("function");
+      // A look-alike of one's own is still checked.
+      const lookAlike: TokenCounter = { name: "estimate", count: () => Number.NaN };
+      expect(() => resolveTokenCounter(lookAlike).count("x")).toThrow();
     });
   });
 

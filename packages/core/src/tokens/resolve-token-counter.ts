@@ -1,6 +1,6 @@
 // Turns a module's `tokenizer` option into a counter: an encoding name, "estimate", or a counter of your own.
 import { ContextArgumentError } from "../errors.js";
-import { estimateCounter } from "./estimate-counter.js";
+import { estimateCounter, isEstimateCounter } from "./estimate-counter.js";
 import { tiktokenCounter, type TiktokenEncoding } from "./tiktoken-counter.js";
 import type { TokenCounter } from "./token-counter.js";
 import { validatedCounter } from "./validated-counter.js";
@@ -9,7 +9,8 @@ export type TokenizerOption = TiktokenEncoding | "estimate" | TokenCounter;
 
 export function resolveTokenCounter(option: TokenizerOption = "o200k_base"): TokenCounter {
   // A counter of the caller's own is checked on every count; the built-in ones need not be.
-  if (typeof option === "object" && option !== null && typeof option.count === "function") return validatedCounter(option);
+  if (typeof option === "object" && option !== null && typeof option.count === "function")
+    return isEstimateCounter(option) ? option : validatedCounter(option);
   switch (option) {
     case "o200k_base":
     case "cl100k_base":
