@@ -5,7 +5,8 @@ import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
-import { contentText, digestToolResult, listIdentifiers } from "./tool-result-digest.js";
+import { identifiersOf } from "./message-identifiers.js";
+import { contentText, digestToolResult } from "./tool-result-digest.js";
 
 const NAME = "clear-tool-results";
 
@@ -57,7 +58,12 @@ function defaultPlaceholder(maxIdentifiers: number, isShown?: (identifier: strin
     const digest =
       maxIdentifiers === 0
         ? ""
-        : digestToolResult(contentText(message.content), { maxIdentifiers, ...(isShown === undefined ? {} : { isShown }) });
+        : digestToolResult(contentText(message.content), {
+            maxIdentifiers,
+            ...(isShown === undefined ? {} : { isShown }),
+            // Read once per message: the placeholders of newer results read them for `isShown` already.
+            identifiers: identifiersOf(message),
+          });
     return `[tool result cleared to save context: ${originalTokens} tokens${digest === "" ? "" : `; ${digest}`}]`;
   };
 }
@@ -114,8 +120,6 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
   };
 }
 
-// Messages are frozen and shared by every view over them, so a result is read once however many compactions see it.
-const identifiersByMessage = new WeakMap<object, readonly string[]>();
 const lastShownByView = new WeakMap<ViewDraft, { readonly from: number; readonly positions: Map<string, number> }>();
 
 /**
@@ -132,12 +136,7 @@ function shownByNewerResult(view: ViewDraft, index: number): (identifier: string
     for (let position = index + 1; position < view.entries.length; position += 1) {
       const message = view.entries[position]!.message;
       if (message.role !== "tool") continue;
-      let identifiers = identifiersByMessage.get(message);
-      if (identifiers === undefined) {
-        identifiers = listIdentifiers(contentText(message.content), Number.POSITIVE_INFINITY).identifiers;
-        identifiersByMessage.set(message, identifiers);
-      }
-      for (const identifier of identifiers) positions.set(identifier, position);
+      for (const identifier of identifiersOf(message)) positions.set(identifier, position);
     }
     lastShown = { from: index, positions };
     lastShownByView.set(view, lastShown);

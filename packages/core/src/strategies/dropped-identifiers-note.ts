@@ -4,7 +4,7 @@ import { deepFreeze } from "../messages/deep-freeze.js";
 import type { Message } from "../messages/message.js";
 import { isSummaryEntry, SUMMARY_SOURCE } from "../messages/summary-coverage.js";
 import type { ViewEntry } from "../pipeline/strategy.js";
-import { contentText, listIdentifiers } from "./tool-result-digest.js";
+import { firstIdentifiersOf, identifiersOf } from "./message-identifiers.js";
 
 /** `metadata.ctxkit[NOTE_KEY]` on the note: what it lists, so the next truncation merges rather than re-reads its text. */
 const NOTE_KEY = "droppedIdentifiers";
@@ -34,41 +34,6 @@ export function noteCapacity(limits: NoteLimits, budget: number): number {
   return budgetTokensPerIdentifier === undefined
     ? maxIdentifiers
     : Math.min(maxIdentifiers, Math.floor(budget / budgetTokensPerIdentifier));
-}
-
-// Messages are frozen and shared by every view over them, so a message is read once however many views keep it.
-const identifiersByMessage = new WeakMap<Message, readonly string[]>();
-
-/** The string values of a tool call's JSON arguments (never its keys, which name the tool's parameters), or the raw text. */
-function argumentValues(text: string): string[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return [text];
-  }
-  const values: string[] = [];
-  const visit = (value: unknown): void => {
-    if (typeof value === "string") values.push(value);
-    else if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (value !== null && typeof value === "object") for (const child of Object.values(value)) visit(child);
-  };
-  visit(parsed);
-  return values;
-}
-
-/** The distinct identifiers of a message's text and tool-call argument values, in order of first appearance. */
-function identifiersOf(message: Message): readonly string[] {
-  let identifiers = identifiersByMessage.get(message);
-  if (identifiers === undefined) {
-    const texts = [contentText(message.content)];
-    if (message.role === "assistant") for (const call of message.tool_calls ?? []) texts.push(...argumentValues(call.function.arguments));
-    const found = new Set<string>();
-    for (const text of texts) for (const identifier of listIdentifiers(text, Number.POSITIVE_INFINITY).identifiers) found.add(identifier);
-    identifiers = Object.freeze([...found]);
-    identifiersByMessage.set(message, identifiers);
-  }
-  return identifiers;
 }
 
 /** The note's own record, when `entry` is a note this module made (never read from a history message's metadata). */
@@ -139,7 +104,7 @@ export function createDroppedIdentifiersNote(input: NoteInput): ViewEntry | unde
     if (readTokens >= maxReadTokens) continue;
     readTokens += entry.tokens;
     if (entry.message.role === "tool") {
-      if (seenListed.size < capacity) take(seen, seenListed, identifiersOf(entry.message).slice(0, SEEN_PER_RESULT));
+      if (seenListed.size < capacity) take(seen, seenListed, firstIdentifiersOf(entry.message, SEEN_PER_RESULT));
     } else if (namedListed.size < capacity) take(named, namedListed, identifiersOf(entry.message));
   }
   const metadata: NoteMetadata = {

@@ -8,6 +8,7 @@ import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } 
 import { reachFor } from "../pipeline/reach-for.js";
 import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { isSummaryEntry } from "../messages/summary-coverage.js";
+import { identifiersOf } from "./message-identifiers.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
 import { trimText } from "./trim-long-text.js";
 
@@ -119,7 +120,10 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
       const digest =
         settings.maxIdentifiers === 0
           ? ""
-          : digestToolResult(contentText(message.content), { maxIdentifiers: identifiersFor(context.budget, settings.maxIdentifiers) });
+          : digestToolResult(contentText(message.content), {
+              maxIdentifiers: identifiersFor(context.budget, settings.maxIdentifiers),
+              identifiers: identifiersOf(message),
+            });
       return {
         ...entry.message,
         content: `[tool result cleared to save context: ${originalTokens} tokens${digest === "" ? "" : `; ${digest}`}]`,
