@@ -5,7 +5,8 @@ import { SimpleContextManager } from "./simple-context.js";
 
 export const meta = { type: "context", name: "context-simple" } as const;
 
-export const configSchema = contextConfigSchema;
+// Typed as core's schema, so its declaration names it rather than spelling out the types it holds.
+export const configSchema: typeof contextConfigSchema = contextConfigSchema;
 
 /**
  * Validates `config`, mounts a manager at `context`, sends its events to the coordinator's hooks and
