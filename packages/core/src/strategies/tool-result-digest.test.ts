@@ -1,5 +1,16 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { digestToolResult, listIdentifiers } from "./tool-result-digest.js";
+import { digestToolResult, isIdentifier, listIdentifiers } from "./tool-result-digest.js";
+
+/** The plain form of the scan: candidates tried from every position, each token checked, each identifier once. */
+function identifiersTriedEverywhere(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(/[A-Za-z0-9_./~@-]*(?:[/_.\d]|[a-z][A-Z])[A-Za-z0-9_./~@-]*/g)) {
+    const token = match[0].replace(/^[.\-@]+|[./\-@]+$/g, "");
+    if (isIdentifier(token)) found.add(token);
+  }
+  return [...found];
+}
 
 describe("listIdentifiers", () => {
   it("finds paths, dotted, snake_case and camelCase names, ids and long numbers, in order of first appearance, once each", () => {
@@ -27,6 +38,39 @@ describe("listIdentifiers", () => {
         100,
       ),
     ).toEqual({ identifiers: [], total: 0 });
+  });
+
+  it("finds what a scan trying every position finds, in the same order", () => {
+    // The scan starts a candidate only where a run of identifier characters starts; the plain form tries every position.
+    const pieces = [
+      "src/",
+      "index",
+      ".ts",
+      "_",
+      "-",
+      "@",
+      "~",
+      "Case",
+      "camel",
+      "42",
+      "12345",
+      " ",
+      "\n",
+      ",",
+      "é",
+      "x.Y",
+      "a/b/c",
+      "./",
+      "..",
+      "AB12",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (chosen) => {
+        const text = chosen.join("");
+        expect(listIdentifiers(text, Number.POSITIVE_INFINITY).identifiers).toEqual(identifiersTriedEverywhere(text));
+      }),
+      { seed: 20261128, numRuns: 2_000 },
+    );
   });
 
   it("keeps the first maxCount and counts the rest", () => {

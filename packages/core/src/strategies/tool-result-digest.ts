@@ -5,9 +5,12 @@ import type { ContentPart } from "../messages/message.js";
 /**
  * Runs of the characters an identifier, a path or an id is written with, holding one character every
  * identifier has (a slash, underscore, dot or digit) or an inner capital: plain words never reach the
- * token-by-token checks, so prose costs one native scan.
+ * token-by-token checks, so prose costs one native scan. A match only starts where a run does (the
+ * look-behind): it always spans its whole run anyway, and without it a run holding none of those
+ * characters was tried again from each of its characters, which made a text with one digit about three
+ * times slower to scan.
  */
-const CANDIDATE = /[A-Za-z0-9_./~@-]*(?:[/_.\d]|[a-z][A-Z])[A-Za-z0-9_./~@-]*/g;
+const CANDIDATE = /(?<![A-Za-z0-9_./~@-])[A-Za-z0-9_./~@-]*(?:[/_.\d]|[a-z][A-Z])[A-Za-z0-9_./~@-]*/g;
 const LETTER = /[A-Za-z]/;
 // Inside words too: CompileError, TypeError, AssertionError.
 const ERROR_LINE = /(error|exception|\bfailed\b|failure|fatal|panic|traceback|denied|not found)/i;
