@@ -119,7 +119,7 @@ describeWithPostgres("an append's one call", (connectionString) => {
     const procedure = () =>
       admin(async (client) => {
         const result = await client.query<{ oid: number | null }>("SELECT to_regprocedure($1)::oid AS oid", [
-          `${names.appendProcedure}(text, text[], bigint, bigint)`,
+          `${names.appendProcedure}(text, text[], bigint)`,
         ]);
         return result.rows[0]!.oid;
       });

@@ -2,7 +2,7 @@
 import type { Message } from "@ctxkit/core";
 import { ContextStoreCorruptError } from "@ctxkit/core/kit";
 import type { Reader } from "./session-reads.js";
-import { flushSql, type TableNames } from "./schema-sql.js";
+import { flushSql, SESSION_ROW_MISSING, type TableNames } from "./schema-sql.js";
 
 /**
  * The append's one statement, prepared once per connection: the store's pool serves this store alone, so
@@ -26,14 +26,22 @@ export async function appendRows(
   session: { readonly sessionId: string; readonly location: string },
   messages: readonly Message[],
 ): Promise<void> {
-  const result = await reader.query<{ inserted: string | null }>({
-    name: APPEND_STATEMENT,
-    text: `CALL ${names.appendProcedure}($1, $2, $3)`,
-    values: [session.sessionId, messages.map((message) => JSON.stringify(message)), Date.now()],
-  });
-  // The session row is made at open and never deleted; without it nothing would be stored, so say so.
-  if (Number(result.rows[0]?.inserted) !== messages.length)
-    throw new ContextStoreCorruptError(session.location, { entry: "session row" }, "it is missing: the tables were changed outside ctxkit");
+  try {
+    await reader.query({
+      name: APPEND_STATEMENT,
+      text: `CALL ${names.appendProcedure}($1, $2, $3)`,
+      values: [session.sessionId, messages.map((message) => JSON.stringify(message)), Date.now()],
+    });
+  } catch (error) {
+    // The session row is made at open and never deleted; without it nothing would be stored, so say so.
+    if ((error as { code?: unknown } | undefined)?.code === SESSION_ROW_MISSING)
+      throw new ContextStoreCorruptError(
+        session.location,
+        { entry: "session row" },
+        "it is missing: the tables were changed outside ctxkit",
+      );
+    throw error;
+  }
 }
 
 /**

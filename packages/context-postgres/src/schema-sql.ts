@@ -31,8 +31,11 @@ export function flushSql(names: TableNames): string {
     ON CONFLICT (backend_pid) DO UPDATE SET flushes = ${names.flushes}.flushes + 1`;
 }
 
-/** The append procedure's signature, INOUT parameter included: how the migration finds it. */
-const APPEND_ARGUMENTS = "text, text[], bigint, bigint";
+/** The append procedure's signature: how the migration finds it. */
+const APPEND_ARGUMENTS = "text, text[], bigint";
+
+/** The SQLSTATE (`no_data_found`) the append procedure raises when the session row is missing. */
+export const SESSION_ROW_MISSING = "P0002";
 
 // Taken by every migration, so workers starting at once do not race on CREATE.
 export const MIGRATION_LOCK_KEY = 0x63746b74; // "ctkt"
@@ -98,26 +101,31 @@ export function migrationSql(schema: string, names: TableNames): string[] {
  * An append in one round trip (see `appendRows`): the first transaction reserves the sequence numbers on
  * the session row, whose lock orders concurrent appenders, records when (`last_added_at`, the caller's
  * clock, never moved back by a worker whose clock is behind), inserts the rows under those numbers, and
- * commits without waiting for the WAL flush (`synchronous_commit` off for that transaction alone), which
- * releases the row lock; the second writes this connection's row of the flushes table and commits with the
- * server's own `synchronous_commit` when the call returns, so the WAL is flushed past the first before the
- * caller hears back. `inserted` counts the rows the first inserted: none when the session row is missing.
+ * commits without waiting for the WAL flush (`synchronous_commit` off for that transaction alone, set in
+ * the same statement), which releases the row lock; the second writes this connection's row of the flushes
+ * table and commits with the server's own `synchronous_commit` when the call returns, so the WAL is flushed
+ * past the first before the caller hears back. Without the session row nothing is inserted, and the call
+ * raises `no_data_found` before its first commit. It returns nothing, so there is no row to send and parse.
  * Transaction control needs a procedure called outside any transaction block, and no SET clause on it.
  */
 function appendProcedureSql(names: TableNames): string {
-  return `CREATE PROCEDURE ${names.appendProcedure}(appended_session text, appended_bodies text[], appended_at bigint, INOUT inserted bigint DEFAULT NULL)
+  return `CREATE PROCEDURE ${names.appendProcedure}(appended_session text, appended_bodies text[], appended_at bigint)
   LANGUAGE plpgsql AS $append$
+  DECLARE
+    inserted bigint;
   BEGIN
-    PERFORM set_config('synchronous_commit', 'off', true);
     WITH reserved AS (
       UPDATE ${names.sessions} SET last_seq = last_seq + cardinality(appended_bodies), last_added_at = GREATEST(last_added_at, appended_at)
       WHERE session_id = appended_session
-      RETURNING generation, last_seq
+      RETURNING generation, last_seq, set_config('synchronous_commit', 'off', true)
     )
     INSERT INTO ${names.messages} (session_id, generation, seq, body)
     SELECT appended_session, reserved.generation, reserved.last_seq - cardinality(appended_bodies) + rows.position, rows.body
     FROM reserved, unnest(appended_bodies) WITH ORDINALITY AS rows(body, position);
     GET DIAGNOSTICS inserted = ROW_COUNT;
+    IF inserted <> cardinality(appended_bodies) THEN
+      RAISE EXCEPTION USING ERRCODE = '${SESSION_ROW_MISSING}', MESSAGE = 'the session row is missing';
+    END IF;
     COMMIT;
     ${flushSql(names)};
   END $append$`;
