@@ -1,5 +1,6 @@
 // A message's tokens: its text, its tool-call JSON, and a fixed per-message overhead.
 import type { Message } from "../messages/message.js";
+import type { TokenBound } from "./token-bound.js";
 import type { TokenCounter } from "./token-counter.js";
 
 /** Role markers and separators the chat format adds around every message. */
@@ -30,12 +31,8 @@ export function countContentTokens(content: Message["content"], counter: TokenCo
   return images * IMAGE_TOKENS + (texts.length === 0 ? 0 : counter.count(texts.join("\n")));
 }
 
-/**
- * Counts a message with ONE tokenizer call: its texts, name, tool-call names and arguments are
- * joined with newlines, which changes the exact figure by at most a token per join.
- */
-export function countMessageTokens(message: Message, counter: TokenCounter): number {
-  const texts: string[] = [];
+/** Collects the texts `countMessageTokens` counts into `texts`, and returns the tokens it adds beside them: framing and images. */
+function collectMessage(message: Message, texts: string[]): number {
   const images = collectContent(message.content, texts);
   let overhead = MESSAGE_OVERHEAD_TOKENS;
   if (message.name !== undefined) texts.push(message.name);
@@ -46,8 +43,30 @@ export function countMessageTokens(message: Message, counter: TokenCounter): num
     }
   }
   if (message.role === "tool") texts.push(message.tool_call_id);
+  return overhead + images * IMAGE_TOKENS;
+}
+
+/**
+ * Counts a message with ONE tokenizer call: its texts, name, tool-call names and arguments are
+ * joined with newlines, which changes the exact figure by at most a token per join.
+ */
+export function countMessageTokens(message: Message, counter: TokenCounter): number {
+  const texts: string[] = [];
+  const fixed = collectMessage(message, texts);
   // One text is counted as it is, and several without joining them when the counter can: joining would copy them.
-  if (texts.length > 1 && counter.countJoined !== undefined) return overhead + images * IMAGE_TOKENS + counter.countJoined(texts);
+  if (texts.length > 1 && counter.countJoined !== undefined) return fixed + counter.countJoined(texts);
   const text = texts.length === 1 ? texts[0]! : texts.join("\n");
-  return overhead + images * IMAGE_TOKENS + (text.length === 0 ? 0 : counter.count(text));
+  return fixed + (text.length === 0 ? 0 : counter.count(text));
+}
+
+/**
+ * Never below `countMessageTokens(message, counter)` when `bound` is never below `counter.count`: the same framing
+ * and images, and the bound of the joined text (each text's, plus one per newline between them).
+ */
+export function messageTokenBound(message: Message, bound: TokenBound): number {
+  const texts: string[] = [];
+  const fixed = collectMessage(message, texts);
+  let textBound = texts.length === 0 ? 0 : texts.length - 1;
+  for (const text of texts) textBound += bound(text);
+  return fixed + textBound;
 }

@@ -3,6 +3,7 @@ import { ContextArgumentError } from "../errors.js";
 import { MAX_PIECE_BYTES, mergeCount, mergeRanks } from "./bpe-merge.js";
 import { type TiktokenEncoding, type TiktokenRankData, checkRankData, getRankLookup } from "./load-rank-table.js";
 import { NO_RANK, type RankLookup } from "./rank-table.js";
+import { utf8ByteLength, withTokenBound } from "./token-bound.js";
 import type { TokenCounter } from "./token-counter.js";
 
 export { MAX_PIECE_BYTES } from "./bpe-merge.js";
@@ -175,7 +176,7 @@ export function tiktokenCounter(options: TiktokenEncoding | TiktokenCounterOptio
   // Checked now, not on the first count: a wrong import should fail where it is written.
   const encoding = (ranks === undefined ? undefined : checkRankData(ranks, given.encoding)) ?? given.encoding ?? "o200k_base";
   let encoder: Encoder | undefined;
-  return {
+  const counter: TokenCounter = {
     name: `tiktoken:${encoding}`,
     count(text: string): number {
       if (text.length === 0) return 0;
@@ -190,6 +191,8 @@ export function tiktokenCounter(options: TiktokenEncoding | TiktokenCounterOptio
       return total;
     },
   };
+  // Every token covers at least one of the text's UTF-8 bytes: a view far under its budget needs no count yet.
+  return withTokenBound(counter, utf8ByteLength);
 }
 
 /**
