@@ -10,6 +10,7 @@ import type { ResolvedContextConfig } from "./context-config.js";
 import { OverflowShrink } from "./overflow-shrink.js";
 import { RequestOverhead } from "./request-overhead.js";
 import { resolveRequestBudget } from "./resolve-request-budget.js";
+import type { ViewTokens } from "./sticky-view.js";
 import { type Calibration, UsageCalibration } from "./usage-calibration.js";
 
 /** `probe`: decide as `auto` would, changing nothing that the next request depends on. */
@@ -140,13 +141,29 @@ export class RequestPlanner {
   /**
    * Why a view of `viewTokens` compacts for `budget`, or undefined when it is served as it is.
    * `exceedsLimit` says whether a strategy's limit on every view (a message window) was passed.
+   * A view whose bound is far under the budget is not counted: any count under that bound gives the same answer.
    */
   reasonFor(
     mode: CompactionMode,
-    viewTokens: number,
+    view: number | ViewTokens,
     budget: number,
     exceedsLimit: () => boolean = () => false,
   ): CompactionReason | undefined {
+    if (typeof view !== "number" && mode.kind === "auto" && this.isSurelyUnder(view.bound, budget)) {
+      // The decision would be "none" on any count up to the bound; only the reasons that count no token are left.
+      const reason = this.otherReason(mode, budget, exceedsLimit);
+      if (reason === undefined) {
+        this.latest = {
+          get viewTokens() {
+            return view.exact();
+          },
+          budget,
+          decision: undefined,
+        };
+        return undefined;
+      }
+    }
+    const viewTokens = typeof view === "number" ? view : view.exact();
     // Over its floor, the view cannot shrink to a target: only the budget triggers, and no rewrite is worth weighing.
     const decision = this.floorAboveThreshold ? undefined : this.decide(viewTokens, budget);
     this.latest = { viewTokens, budget, decision };
@@ -154,6 +171,20 @@ export class RequestPlanner {
     if (mode.kind === "overflow") return "overflow";
     // Past the threshold the view compacts once the reads it saves repay the cache it rewrites, and always past the budget.
     if (decision === undefined ? viewTokens > budget : decision.shouldCompact) return "threshold";
+    return this.otherReason(mode, budget, exceedsLimit);
+  }
+
+  /**
+   * Whether a view of at most `bound` tokens is certainly served as it is at `budget` by the decision: under the
+   * threshold, and under half of it, below which not even a pause past the cache's lifetime compacts.
+   */
+  private isSurelyUnder(bound: number, budget: number): boolean {
+    const thresholdTokens = this.config.compactThreshold * budget;
+    return bound <= budget && bound <= thresholdTokens && 2 * bound < thresholdTokens;
+  }
+
+  /** The reasons to compact besides the decision: a pause, a strategy's limit, a budget grown well past the last compaction's. */
+  private otherReason(mode: CompactionMode, budget: number, exceedsLimit: () => boolean): CompactionReason | undefined {
     if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) return "idle";
     if (exceedsLimit()) return "limit";
     // A view compacted for a much smaller budget grows back from the history: the one prefix change a larger budget costs.
@@ -233,7 +264,7 @@ export class RequestPlanner {
   }
 
   /** A request was served with a view of `view` messages and tokens. */
-  recordRequest(plan: RequestBudget, view: { tokens: number; messageCount: number }, compacted: boolean): void {
+  recordRequest(plan: RequestBudget, view: { tokens: number | ViewTokens; messageCount: number }, compacted: boolean): void {
     const now = Date.now();
     if (this.idleStrategies.length > 0) this.lastRequestAt = now;
     // An empty view (the request right after clear(), say) caches nothing and says nothing of the session's
@@ -243,8 +274,12 @@ export class RequestPlanner {
       this.requestsServed += 1;
       this.lastServedAt = now;
     } else this.latest = undefined;
+    const { tokens } = view;
     this.lastUsage = {
-      tokens: view.tokens,
+      // Counted when a figure is asked for (`usage()`, a calibration, an overflow shrink, the next request's growth).
+      get tokens() {
+        return typeof tokens === "number" ? tokens : tokens.exact();
+      },
       budget: plan.requestBudget,
       overheadTokens: plan.overheadTokens,
       messageCount: view.messageCount,

@@ -2,7 +2,9 @@
 import { ContextValidationError } from "../errors.js";
 import { deepFreeze } from "../messages/deep-freeze.js";
 import type { Message } from "../messages/message.js";
-import { countMessageTokens } from "../tokens/count-message-tokens.js";
+import type { ViewEntry } from "../pipeline/strategy.js";
+import { countMessageTokens, messageTokenBound } from "../tokens/count-message-tokens.js";
+import { type TokenBound, tokenBoundOf } from "../tokens/token-bound.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { EventSink } from "./event-sink.js";
 
@@ -18,8 +20,13 @@ export class SessionHistory {
   messages: Message[] = [];
   /** Token count of each message, filled the first time a view needs it. */
   private tokenCounts: number[] = [];
+  /** At least each message's count, where the counter has such a bound and the message was not counted yet. */
+  private tokenBounds: number[] = [];
+  private readonly bound: TokenBound | undefined;
 
-  constructor(private readonly counter: TokenCounter) {}
+  constructor(private readonly counter: TokenCounter) {
+    this.bound = tokenBoundOf(counter);
+  }
 
   get length(): number {
     return this.messages.length;
@@ -39,6 +46,7 @@ export class SessionHistory {
   reset(messages: Message[]): void {
     this.messages = messages;
     this.tokenCounts = [];
+    this.tokenBounds = [];
   }
 
   tokensOf(index: number): number {
@@ -48,6 +56,29 @@ export class SessionHistory {
       this.tokenCounts[index] = tokens;
     }
     return tokens;
+  }
+
+  /** Never below `tokensOf(index)`, and counts nothing when the counter has a bound: its count once known, else the bound. */
+  boundOf(index: number): number {
+    const tokens = this.tokenCounts[index];
+    if (tokens !== undefined || this.bound === undefined) return tokens ?? this.tokensOf(index);
+    let bound = this.tokenBounds[index];
+    if (bound === undefined) {
+      bound = messageTokenBound(this.messages[index]!, this.bound);
+      this.tokenBounds[index] = bound;
+    }
+    return bound;
+  }
+
+  /**
+   * The view entry of message `index` as the history holds it. With a counter that has a bound, its `tokens` are
+   * counted when first read, so a view far under its budget is served without counting; read again, the same figure.
+   */
+  entryAt(index: number): ViewEntry {
+    const message = this.messages[index]!;
+    if (this.bound === undefined || this.tokenCounts[index] !== undefined)
+      return Object.freeze<ViewEntry>({ message, tokens: this.tokensOf(index), source: { kind: "history", index } });
+    return deferredEntry(this, index, message, this.counter);
   }
 
   /** The history index `index` names (negative counts from the end), or a `ContextValidationError` naming the range. */
@@ -61,6 +92,19 @@ export class SessionHistory {
     }
     return resolved;
   }
+}
+
+/** An entry whose `tokens` are the history's count of `message`, counted on the first read (the message's own count after a reset). */
+function deferredEntry(history: SessionHistory, index: number, message: Message, counter: TokenCounter): ViewEntry {
+  let tokens: number | undefined;
+  return Object.freeze<ViewEntry>({
+    message,
+    get tokens(): number {
+      tokens ??= history.messages[index] === message ? history.tokensOf(index) : countMessageTokens(message, counter);
+      return tokens;
+    },
+    source: { kind: "history", index },
+  });
 }
 
 /** `setMessages` on a resumed session changes nothing: said on the console and as `context:set_messages_ignored`. */

@@ -4,33 +4,73 @@ import type { ViewEntry } from "../pipeline/strategy.js";
 
 export interface StickySnapshot {
   readonly entries: readonly ViewEntry[];
-  readonly tokens: number;
+  readonly bounds: readonly number[];
   readonly settledUntil: number;
   readonly settledLength: number;
-  readonly settledTokens: number;
+}
+
+/** A view's tokens: `bound` at once, never below the count; `exact()` counts what was not counted yet, and gives the same figure whenever called. */
+export interface ViewTokens {
+  readonly bound: number;
+  exact(): number;
 }
 
 export class StickyView {
   /** The view's entries and, in step, their messages: what a request returns a copy of. */
   readonly entries: ViewEntry[] = [];
   readonly messages: Message[] = [];
-  tokens = 0;
+  /** At least each entry's tokens, in step with the entries: an entry may count its message only when its tokens are read. */
+  private readonly bounds: number[] = [];
+  private boundTotal = 0;
+  /** The exact tokens of the entries before `summed`: the rest are added when `tokens` is read. */
+  private summed = 0;
+  private summedTokens = 0;
   /** History messages before this index are settled: their entries never change until a compaction. */
   settledUntil = 0;
   private settledLength = 0;
-  private settledTokens = 0;
+
+  /** The exact sum of the entries' tokens, counting the messages not counted yet. */
+  get tokens(): number {
+    while (this.summed < this.entries.length) this.summedTokens += this.entries[this.summed++]!.tokens;
+    return this.summedTokens;
+  }
+
+  /**
+   * The view's tokens as they stand now, the count left for when it is asked for: a later change of the view does
+   * not change them. The bound is the sum of the entries' bounds.
+   */
+  measure(): ViewTokens {
+    const bound = this.boundTotal;
+    if (this.summed === this.entries.length) {
+      const tokens = this.summedTokens;
+      return { bound, exact: () => tokens };
+    }
+    const rest = this.entries.slice(this.summed);
+    let tokens: number | undefined;
+    const base = this.summedTokens;
+    return {
+      bound,
+      exact: () => {
+        if (tokens === undefined) {
+          tokens = base;
+          for (const entry of rest) tokens += entry.tokens;
+        }
+        return tokens;
+      },
+    };
+  }
 
   /** Everything this view holds, copied: what an undo of the next compaction puts back. */
   snapshot(): StickySnapshot {
-    const { tokens, settledUntil, settledLength, settledTokens } = this;
-    return { entries: this.entries.slice(), tokens, settledUntil, settledLength, settledTokens };
+    const { settledUntil, settledLength } = this;
+    return { entries: this.entries.slice(), bounds: this.bounds.slice(), settledUntil, settledLength };
   }
 
   restore(snapshot: StickySnapshot): void {
-    this.replace(snapshot.entries);
+    this.truncateTo(0);
+    snapshot.entries.forEach((entry, position) => this.push(entry, snapshot.bounds[position]!));
     this.settledUntil = snapshot.settledUntil;
     this.settledLength = snapshot.settledLength;
-    this.settledTokens = snapshot.settledTokens;
   }
 
   /** How many leading entries are settled: the previous request's view shares at least these. */
@@ -43,10 +83,13 @@ export class StickyView {
     this.settle(0);
   }
 
-  /** Replaces the unsettled end of the view with freshly built entries. */
-  setTail(tail: readonly ViewEntry[]): void {
-    this.truncateTo(this.settledLength, this.settledTokens);
-    for (const entry of tail) this.push(entry);
+  /**
+   * Replaces the unsettled end of the view with freshly built entries; `bounds`, when given, holds at least each
+   * entry's tokens, so those are not read yet.
+   */
+  setTail(tail: readonly ViewEntry[], bounds?: readonly number[]): void {
+    this.truncateTo(this.settledLength);
+    tail.forEach((entry, position) => this.push(entry, bounds === undefined ? entry.tokens : bounds[position]!));
   }
 
   /** Replaces entries `update` changes (a pin, say) in place; the messages and token counts stay. */
@@ -56,8 +99,8 @@ export class StickyView {
 
   /** Replaces the whole view, after a compaction. */
   replace(entries: readonly ViewEntry[]): void {
-    this.truncateTo(0, 0);
-    for (const entry of entries) this.push(entry);
+    this.truncateTo(0);
+    for (const entry of entries) this.push(entry, entry.tokens);
   }
 
   /**
@@ -77,22 +120,29 @@ export class StickyView {
       if (source.kind === "history" && source.index >= historyIndex) break;
       position += 1;
     }
-    let tokens = this.tokens;
-    for (let index = position; index < this.entries.length; index += 1) tokens -= this.entries[index]!.tokens;
     this.settledUntil = historyIndex;
     this.settledLength = position;
-    this.settledTokens = tokens;
   }
 
-  private truncateTo(length: number, tokens: number): void {
+  private truncateTo(length: number): void {
+    if (length === 0) {
+      this.boundTotal = 0;
+      this.summed = 0;
+      this.summedTokens = 0;
+    } else {
+      for (let position = length; position < this.bounds.length; position += 1) this.boundTotal -= this.bounds[position]!;
+      // Only entries already summed are read again here: their tokens are counted.
+      for (; this.summed > length; this.summed -= 1) this.summedTokens -= this.entries[this.summed - 1]!.tokens;
+    }
     this.entries.length = length;
     this.messages.length = length;
-    this.tokens = tokens;
+    this.bounds.length = length;
   }
 
-  private push(entry: ViewEntry): void {
+  private push(entry: ViewEntry, bound: number): void {
     this.entries.push(entry);
     this.messages.push(entry.message);
-    this.tokens += entry.tokens;
+    this.bounds.push(bound);
+    this.boundTotal += bound;
   }
 }

@@ -84,7 +84,7 @@ export class ViewBuilder {
     const budget = await this.planner.budgetFor(options, mode);
     const { openUnitStart, repairs } = this.tail.refresh();
     if (repairs.length > 0) await announceRepairs(this.events, repairs);
-    const reason = this.planner.reasonFor(mode, this.tail.view.tokens, budget.budget, () => this.compaction.exceededLimits().length > 0);
+    const reason = this.planner.reasonFor(mode, this.tail.view.measure(), budget.budget, () => this.compaction.exceededLimits().length > 0);
     return { ...budget, openUnitStart, reason };
   }
 
@@ -97,7 +97,8 @@ export class ViewBuilder {
     let plan = await this.plan(options, mode);
     const { openUnitStart, reason } = plan;
     const { view } = this.tail;
-    const tokensBefore = view.tokens;
+    // Counted only when read (`compact()`): a view served as it is may not be counted yet.
+    const before = view.measure();
     let steps: PipelineStep[] = [];
     if (reason !== undefined) {
       this.previousAtCompaction = this.previousView();
@@ -120,8 +121,14 @@ export class ViewBuilder {
     this.tail.settle(openUnitStart, compacted);
     this.rememberView();
     this.previousOptions = { tools: options.tools, model: options.model };
-    this.planner.recordRequest(plan, { tokens: view.tokens, messageCount: view.messages.length }, compacted);
-    return { view: view.messages.slice(), steps, tokensBefore };
+    this.planner.recordRequest(plan, { tokens: view.measure(), messageCount: view.messages.length }, compacted);
+    return {
+      view: view.messages.slice(),
+      steps,
+      get tokensBefore() {
+        return before.exact();
+      },
+    };
   }
 
   /**

@@ -42,8 +42,8 @@ export class ViewTail {
    */
   refresh(): { openUnitStart: number; repairs: ToolPairRepair[] } {
     const from = this.view.settledUntil;
-    const { entries, repairs } = this.entriesFrom(from);
-    this.view.setTail(entries);
+    const { entries, repairs, bounds } = this.entriesFrom(from);
+    this.view.setTail(entries, bounds);
     return { openUnitStart: openUnitStart(this.history.messages, from), repairs };
   }
 
@@ -102,20 +102,22 @@ export class ViewTail {
   }
 
   /** View entries for the history from index `from` on, with broken pairs repaired, and the repairs not announced yet. */
-  private entriesFrom(from: number, announce = true): { entries: ViewEntry[]; repairs: ToolPairRepair[] } {
+  private entriesFrom(from: number, announce = true): { entries: ViewEntry[]; repairs: ToolPairRepair[]; bounds?: number[] } {
     const { messages } = this.history;
     // Nothing to repair is the common case, and on a first view the whole history: its entries are made in
     // one loop, without the repair's copy of the messages and its list of where each came from.
     if (hasNothingToRepair(messages, from)) {
       const entries = new Array<ViewEntry>(messages.length - from);
+      // At least each entry's tokens: the history's entries count their message only when their tokens are read.
+      const bounds = new Array<number>(messages.length - from);
       const hasEdits = this.openUnitEdits.size > 0;
       for (let index = from; index < messages.length; index += 1) {
-        const entry =
-          (hasEdits ? this.openUnitEdits.get(index) : undefined) ??
-          Object.freeze<ViewEntry>({ message: messages[index]!, tokens: this.history.tokensOf(index), source: { kind: "history", index } });
+        const edited = hasEdits ? this.openUnitEdits.get(index) : undefined;
+        const entry = edited ?? this.history.entryAt(index);
         entries[index - from] = this.pins.size === 0 ? entry : this.pins.mark(entry);
+        bounds[index - from] = edited === undefined ? this.history.boundOf(index) : edited.tokens;
       }
-      return { entries, repairs: [] };
+      return { entries, repairs: [], bounds };
     }
     const repaired = repairToolPairs(from === 0 ? messages : messages.slice(from));
     const entries: ViewEntry[] = repaired.messages.map((message, position) => {
