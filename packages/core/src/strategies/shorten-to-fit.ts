@@ -10,7 +10,7 @@ import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replace
 import { isSummaryEntry } from "../messages/summary-coverage.js";
 import { identifiersOf } from "./message-identifiers.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
-import { trimText } from "./trim-long-text.js";
+import { cutText, trimText } from "./trim-long-text.js";
 
 const NAME = "shorten-to-fit";
 /** Stubs kept per message: its stub, bare stub and shortest stub, for a budget or two. */
@@ -109,8 +109,8 @@ export function shortenToFit(options?: ShortenToFitOptions): Strategy {
   function shorten(entry: ViewEntry & { source: { kind: "history" } }, context: StrategyContext, settings: StubSettings): Message {
     const message = context.history[entry.source.index] ?? entry.message;
     const shortenText = (text: string): string =>
-      settings.terse === true && text.length > settings.maxTextChars
-        ? `${text.slice(0, settings.maxTextChars)}…`
+      settings.terse === true
+        ? cutText(text, settings.maxTextChars)
         : text.length > settings.maxTextChars
           ? trimText(text, Math.floor(settings.maxTextChars * 0.6), Math.floor(settings.maxTextChars * 0.2))
           : text;

@@ -15,7 +15,7 @@ import {
 } from "../../test/strategy-context.js";
 import { ContextConfigError } from "../errors.js";
 import type { Message } from "../messages/message.js";
-import { createTrimLongText, trimLongText, trimText } from "./trim-long-text.js";
+import { createTrimLongText, cutText, trimLongText, trimText } from "./trim-long-text.js";
 
 const LONG = "0123456789".repeat(10);
 
@@ -84,6 +84,35 @@ describe("trimText (property)", () => {
         expect(trimmed.slice(0, marker)).toBe(text.slice(0, headEnd));
         expect(trimmed.slice(trimmed.indexOf(" trimmed …]\n") + " trimmed …]\n".length)).toBe(text.slice(tailStart));
       }),
+    );
+  });
+});
+
+describe("cutText", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+
+  it("should leave a text whose cut tail is no longer in UTF-8 than the ellipsis", () => {
+    // The shortest stubs once turned these 22 characters (42 bytes) into 43 bytes, which is no shortened form.
+    const text = "    日本語のテキストです      ! ";
+    expect(cutText(text, 20)).toBe(text);
+    expect(cutText("abcdefghij", 8)).toBe("abcdefghij");
+    expect(cutText("abcdefghijk", 7)).toBe("abcdefg…");
+  });
+
+  it("should give the text or a prefix cut on a grapheme boundary, with fewer UTF-8 bytes, for any text", () => {
+    const pieces = ["a", " ", "!", "\r\n", "e\u0301", "é", "😀", "👩‍💻", "日", "…"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.nat(30), (parts, head) => {
+        const text = parts.join("");
+        const cut = cutText(text, head);
+        if (cut === text) return;
+        expect(cut.endsWith("…")).toBe(true);
+        expect(bytes(cut)).toBeLessThan(bytes(text));
+        expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+        expect(cut.slice(0, -1).length).toBeLessThanOrEqual(head);
+        expect(cut).not.toMatch(LONE_SURROGATE);
+      }),
+      { seed: 7, numRuns: 300 },
     );
   });
 });

@@ -154,6 +154,22 @@ export function trimText(text: string, headChars: number, tailChars: number): st
   return text.slice(0, headEnd) + marker + text.slice(tailStart);
 }
 
+const ELLIPSIS = "…";
+const ELLIPSIS_BYTES = 3;
+
+/**
+ * `text` cut to at most `headChars` and an ellipsis, on a character boundary: the terse form of `trimText`.
+ * `text` itself when the ellipsis would be no shorter in UTF-8 than what it replaces (a 22-character text
+ * ending in "! " is not shortened by swapping those two bytes for the ellipsis's three).
+ */
+export function cutText(text: string, headChars: number): string {
+  if (text.length <= headChars) return text;
+  const headEnd = findBoundary(text, headChars, "before");
+  // Every UTF-16 unit is at least one byte in UTF-8: only a tail of three units or fewer needs measuring.
+  if (text.length - headEnd <= ELLIPSIS_BYTES && utf8Length(text.slice(headEnd)) <= ELLIPSIS_BYTES) return text;
+  return text.slice(0, headEnd) + ELLIPSIS;
+}
+
 function utf8Length(text: string): number {
   let bytes = 0;
   // By UTF-16 unit, not with a string per character: a surrogate pair is 4 bytes, a lone surrogate 3 (as its replacement character).
