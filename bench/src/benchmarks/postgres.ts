@@ -19,7 +19,7 @@ export function run(options: BenchmarkOptions): Promise<Table[]> {
       measure: measureSharedSession,
       notes: [
         "Each worker is its own manager with its own 2-connection pool, as a separate process would be; all share this process's one CPU thread, the server the other core.",
-        "An append is one statement: it reserves its sequence number on the session row (which orders the writers) and inserts the row, committing without waiting for the WAL flush, so the row is free at once; a second small write's commit then flushes the WAL past it (shared with the other workers' flushes) before it is acknowledged. Appends waiting behind it share the next statement.",
+        "An append is one round trip, a call of the store's append procedure: it reserves its sequence numbers on the session row (which orders the writers) and inserts the rows, committing without waiting for the WAL flush, so the row is free at once; then a second small write's commit flushes the WAL past it (shared with the other workers' flushes) before the call returns and the append is acknowledged. Appends waiting behind it share the next call.",
         "A request first syncs what the other workers appended since this worker's last read (one indexed row read, then the new rows, flushed first when one may not be on disk yet), then builds its view;",
       ],
       rawNote:
