@@ -72,8 +72,8 @@ function turnArbitrary(turn: number): fc.Arbitrary<Message[]> {
       ]),
     textArbitrary.map((text): Message[] => [{ role: "assistant", content: text }]),
     fc
-      .tuple(fc.integer({ min: 1, max: 3 }), fc.array(textArbitrary, { minLength: 3, maxLength: 3 }), fc.boolean())
-      .map(([calls, results, isComplete]): Message[] => {
+      .tuple(fc.integer({ min: 1, max: 3 }), fc.array(textArbitrary, { minLength: 3, maxLength: 3 }), fc.boolean(), fc.boolean())
+      .map(([calls, results, isComplete, isWrite]): Message[] => {
         const ids = Array.from({ length: calls }, (_, index) => `call_${turn}_${index}`);
         const opener: Message = {
           role: "assistant",
@@ -81,11 +81,17 @@ function turnArbitrary(turn: number): fc.Arbitrary<Message[]> {
           tool_calls: ids.map((id, index) => ({
             id,
             type: "function" as const,
-            function: { name: "read_file", arguments: JSON.stringify({ path: results[index]!.slice(0, 20) }) },
+            // A write carries its text in its arguments; its result is a word.
+            function: isWrite
+              ? { name: "write_file", arguments: JSON.stringify({ path: `src/${turn}.ts`, content: results[index] }) }
+              : { name: "read_file", arguments: JSON.stringify({ path: results[index]!.slice(0, 20) }) },
           })),
         };
         const answered = isComplete ? ids : ids.slice(0, -1);
-        return [opener, ...answered.map((id, index): Message => ({ role: "tool", tool_call_id: id, content: results[index]! }))];
+        return [
+          opener,
+          ...answered.map((id, index): Message => ({ role: "tool", tool_call_id: id, content: isWrite ? "ok" : results[index]! })),
+        ];
       }),
   );
 }
@@ -206,11 +212,20 @@ describe("counts deferred under the tiktoken counter's bound", () => {
   });
 
   it("should be caught by the same comparison when a bound is below a count", async () => {
-    // A sixteenth of the UTF-8 length: below the count of most texts, so a view over its threshold looks far under it.
-    const broken = withTokenBound(withoutBound(exact), (text) => Math.floor(utf8ByteLength(text) / 16));
+    // No tokens at all for a text: a view over its threshold looks far under it wherever its messages' string
+    // contents are short beside their count (a write's text is in its call's arguments), which the view tail looks at first.
+    const broken = withTokenBound(withoutBound(exact), () => 0);
+    // Budgets about the session's count, where its views pass their threshold or the budget itself.
+    const nearItsCount = sessionArbitrary.chain((session) => {
+      let tokens = 0;
+      for (const step of session.steps) if (step.kind === "message") tokens += countMessageTokens(step.message, exact);
+      return fc
+        .double({ min: 0.5, max: 1.4, noNaN: true })
+        .map((share) => ({ ...session, maxTokens: Math.max(20, Math.round(share * tokens)) }));
+    });
     for (const seed of SEEDS) {
       const result = await fc.check(
-        fc.asyncProperty(sessionArbitrary, async (session) => {
+        fc.asyncProperty(nearItsCount, async (session) => {
           expect(await transcript(broken, session)).toEqual(await transcript(unbounded, session));
         }),
         { seed, numRuns: 60, endOnFailure: true },

@@ -183,6 +183,11 @@ export class RequestPlanner {
     return bound <= budget && bound <= thresholdTokens && 2 * bound < thresholdTokens;
   }
 
+  /** Under this bound a view of a request in `mode` at `budget` is decided without a count; 0 when none is. */
+  deferralLimit(mode: CompactionMode, budget: number): number {
+    return mode.kind === "auto" ? (this.config.compactThreshold * budget) / 2 : 0;
+  }
+
   /** The reasons to compact besides the decision: a pause, a strategy's limit, a budget grown well past the last compaction's. */
   private otherReason(mode: CompactionMode, budget: number, exceedsLimit: () => boolean): CompactionReason | undefined {
     if (this.idleStrategies.length > 0 && mode.kind === "auto" && this.dueIdleStrategies().length > 0) return "idle";

@@ -58,6 +58,11 @@ export class SessionHistory {
     return tokens;
   }
 
+  /** Whether the counter has a bound, so an entry may leave its count for later. */
+  get hasBound(): boolean {
+    return this.bound !== undefined;
+  }
+
   /** Never below `tokensOf(index)`, and counts nothing when the counter has a bound: its count once known, else the bound. */
   boundOf(index: number): number {
     const tokens = this.tokenCounts[index];
@@ -71,12 +76,12 @@ export class SessionHistory {
   }
 
   /**
-   * The view entry of message `index` as the history holds it. With a counter that has a bound, its `tokens` are
-   * counted when first read, so a view far under its budget is served without counting; read again, the same figure.
+   * The view entry of message `index` as the history holds it. When `deferred` (a counter with a bound), its `tokens`
+   * are counted when first read, so a view far under its budget is served without counting; read again, the same figure.
    */
-  entryAt(index: number): ViewEntry {
+  entryAt(index: number, deferred: boolean): ViewEntry {
     const message = this.messages[index]!;
-    if (this.bound === undefined || this.tokenCounts[index] !== undefined)
+    if (!deferred || this.bound === undefined || this.tokenCounts[index] !== undefined)
       return Object.freeze<ViewEntry>({ message, tokens: this.tokensOf(index), source: { kind: "history", index } });
     return deferredEntry(this, index, message, this.counter);
   }

@@ -28,6 +28,8 @@ export class StickyView {
   /** History messages before this index are settled: their entries never change until a compaction. */
   settledUntil = 0;
   private settledLength = 0;
+  /** The sum of the settled entries' bounds: where the bound of a refreshed view starts. */
+  settledBound = 0;
 
   /** The exact sum of the entries' tokens, counting the messages not counted yet. */
   get tokens(): number {
@@ -71,6 +73,8 @@ export class StickyView {
     snapshot.entries.forEach((entry, position) => this.push(entry, snapshot.bounds[position]!));
     this.settledUntil = snapshot.settledUntil;
     this.settledLength = snapshot.settledLength;
+    this.settledBound = 0;
+    for (let position = 0; position < snapshot.settledLength; position += 1) this.settledBound += snapshot.bounds[position]!;
   }
 
   /** How many leading entries are settled: the previous request's view shares at least these. */
@@ -120,8 +124,11 @@ export class StickyView {
       if (source.kind === "history" && source.index >= historyIndex) break;
       position += 1;
     }
+    let bound = this.boundTotal;
+    for (let index = position; index < this.entries.length; index += 1) bound -= this.bounds[index]!;
     this.settledUntil = historyIndex;
     this.settledLength = position;
+    this.settledBound = bound;
   }
 
   private truncateTo(length: number): void {

@@ -82,7 +82,7 @@ export class ViewBuilder {
   /** Brings the view's tail up to date and decides the request's budget and whether (and why) it compacts. */
   async plan(options: RequestOptions, mode: CompactionMode) {
     const budget = await this.planner.budgetFor(options, mode);
-    const { openUnitStart, repairs } = this.tail.refresh();
+    const { openUnitStart, repairs } = this.tail.refresh(this.planner.deferralLimit(mode, budget.budget));
     if (repairs.length > 0) await announceRepairs(this.events, repairs);
     const reason = this.planner.reasonFor(mode, this.tail.view.measure(), budget.budget, () => this.compaction.exceededLimits().length > 0);
     return { ...budget, openUnitStart, reason };

@@ -2,7 +2,7 @@
 import type { EventSink } from "./event-sink.js";
 import { hasToolCalls, type Message } from "../messages/message.js";
 import type { ViewEntry } from "../pipeline/strategy.js";
-import { countMessageTokens } from "../tokens/count-message-tokens.js";
+import { countMessageTokens, MESSAGE_OVERHEAD_TOKENS } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { findToolUnits } from "../units/find-tool-units.js";
 import { hasNothingToRepair, repairToolPairs } from "../units/repair-tool-pairs.js";
@@ -40,9 +40,9 @@ export class ViewTail {
    * Returns where the settled part must end (the start of a trailing tool unit still waiting for
    * results, which a later result would change, or the end of the history) and the repairs to announce.
    */
-  refresh(): { openUnitStart: number; repairs: ToolPairRepair[] } {
+  refresh(deferUnder = 0): { openUnitStart: number; repairs: ToolPairRepair[] } {
     const from = this.view.settledUntil;
-    const { entries, repairs, bounds } = this.entriesFrom(from);
+    const { entries, repairs, bounds } = this.entriesFrom(from, true, deferUnder - this.view.settledBound);
     this.view.setTail(entries, bounds);
     return { openUnitStart: openUnitStart(this.history.messages, from), repairs };
   }
@@ -102,20 +102,26 @@ export class ViewTail {
   }
 
   /** View entries for the history from index `from` on, with broken pairs repaired, and the repairs not announced yet. */
-  private entriesFrom(from: number, announce = true): { entries: ViewEntry[]; repairs: ToolPairRepair[]; bounds?: number[] } {
+  private entriesFrom(
+    from: number,
+    announce = true,
+    deferUnder = 0,
+  ): { entries: ViewEntry[]; repairs: ToolPairRepair[]; bounds?: number[] } {
     const { messages } = this.history;
     // Nothing to repair is the common case, and on a first view the whole history: its entries are made in
     // one loop, without the repair's copy of the messages and its list of where each came from.
     if (hasNothingToRepair(messages, from)) {
       const entries = new Array<ViewEntry>(messages.length - from);
-      // At least each entry's tokens: the history's entries count their message only when their tokens are read.
+      // At least each entry's tokens. When the view's bound is under `deferUnder`, where the view is served without
+      // a count, the history's entries count their message only when their tokens are read; else they count it now.
       const bounds = new Array<number>(messages.length - from);
       const hasEdits = this.openUnitEdits.size > 0;
+      const defer = this.history.hasBound && this.boundUnder(from, deferUnder);
       for (let index = from; index < messages.length; index += 1) {
         const edited = hasEdits ? this.openUnitEdits.get(index) : undefined;
-        const entry = edited ?? this.history.entryAt(index);
+        const entry = edited ?? this.history.entryAt(index, defer);
         entries[index - from] = this.pins.size === 0 ? entry : this.pins.mark(entry);
-        bounds[index - from] = edited === undefined ? this.history.boundOf(index) : edited.tokens;
+        bounds[index - from] = edited === undefined && defer ? this.history.boundOf(index) : entry.tokens;
       }
       return { entries, repairs: [], bounds };
     }
@@ -144,6 +150,22 @@ export class ViewTail {
       return true;
     });
     return { entries, repairs };
+  }
+
+  /** Whether the history's entries from `from` on, as the view would take them, are bounded under `limit` (looked at only up to it). */
+  private boundUnder(from: number, limit: number): boolean {
+    const { messages } = this.history;
+    // A long view fails at once on what no bound is below, its string contents' lengths and the framing, before a text is measured.
+    let least = 0;
+    for (let index = from; index < messages.length && least < limit; index += 1) {
+      const { content } = messages[index]!;
+      least += MESSAGE_OVERHEAD_TOKENS + (typeof content === "string" ? content.length : 0);
+    }
+    if (least >= limit) return false;
+    let bound = 0;
+    for (let index = from; index < this.history.length && bound < limit; index += 1)
+      bound += this.openUnitEdits.get(index)?.tokens ?? this.history.boundOf(index);
+    return bound < limit;
   }
 
   /** Remembers what the last compaction changed in the unsettled open unit, so it stays committed. */
