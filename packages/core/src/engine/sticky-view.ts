@@ -25,6 +25,8 @@ export class StickyView {
   /** The exact tokens of the entries before `summed`: the rest are added when `tokens` is read. */
   private summed = 0;
   private summedTokens = 0;
+  /** Measures whose count is still to be made: made before the entries change. */
+  private unresolved: (() => number)[] = [];
   /** History messages before this index are settled: their entries never change until a compaction. */
   settledUntil = 0;
   private settledLength = 0;
@@ -39,7 +41,7 @@ export class StickyView {
 
   /**
    * The view's tokens as they stand now, the count left for when it is asked for: a later change of the view does
-   * not change them. The bound is the sum of the entries' bounds.
+   * not change them (what was not counted is counted just before the change). The bound is the sum of the entries' bounds.
    */
   measure(): ViewTokens {
     const bound = this.boundTotal;
@@ -47,19 +49,13 @@ export class StickyView {
       const tokens = this.summedTokens;
       return { bound, exact: () => tokens };
     }
-    const rest = this.entries.slice(this.summed);
     let tokens: number | undefined;
-    const base = this.summedTokens;
-    return {
-      bound,
-      exact: () => {
-        if (tokens === undefined) {
-          tokens = base;
-          for (const entry of rest) tokens += entry.tokens;
-        }
-        return tokens;
-      },
+    const exact = () => {
+      tokens ??= this.tokens;
+      return tokens;
     };
+    this.unresolved.push(exact);
+    return { bound, exact };
   }
 
   /** Everything this view holds, copied: what an undo of the next compaction puts back. */
@@ -132,6 +128,11 @@ export class StickyView {
   }
 
   private truncateTo(length: number): void {
+    if (this.unresolved.length > 0) {
+      const unresolved = this.unresolved;
+      this.unresolved = [];
+      for (const exact of unresolved) exact();
+    }
     if (length === 0) {
       this.boundTotal = 0;
       this.summed = 0;
