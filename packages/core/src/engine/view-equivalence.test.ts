@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { ContextBudgetError } from "../errors.js";
 import type { Message } from "../messages/message.js";
 import { estimateCounter } from "../tokens/estimate-counter.js";
 import { memoryContext } from "../../test/memory-context.js";
+import { createSeededRandom, expectPinnedDigests, receiptsWithoutIds } from "../../test/pinned-digests.js";
 
 // The engine's views, receipts (with every message's fate) and explanations over generated histories far
 // over their budgets, pinned byte for byte to what the engine gave before it learnt to leave alone what a
@@ -13,17 +12,6 @@ import { memoryContext } from "../../test/memory-context.js";
 // explain them the same way. The fixture holds one SHA-256 per case; after a change meant to alter views,
 // rewrite it with UPDATE_VIEW_EQUIVALENCE=1 and say why in the commit.
 const FIXTURE = new URL("../../test/__fixtures__/view-equivalence.json", import.meta.url);
-
-/** mulberry32: a case's history is the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), state | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const WORDS = "the view keeps each tool call with its results while truncation drops the oldest units first".split(" ");
 
@@ -33,7 +21,7 @@ const WORDS = "the view keeps each tool call with its results while truncation d
  * are missing and results whose call is.
  */
 function generatedHistory(seed: number, size: number, isBroken: boolean): Message[] {
-  const random = seeded(seed);
+  const random = createSeededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const words = (count: number) => Array.from({ length: count }, () => pick(WORDS)).join(" ");
   const identifier = () =>
@@ -119,11 +107,7 @@ async function outcome({ seed, size, budget, protectFirst, isBroken, pinAt }: Ca
     const explained = await manager.explainView({ tokenBudget }).catch(refusal);
     requests.push({ view, explained });
   }
-  const receipts = [];
-  for (const { id } of await manager.listCompactions()) {
-    const { id: _id, at: _at, ...receipt } = (await manager.getCompaction(id))!;
-    receipts.push(receipt);
-  }
+  const receipts = await receiptsWithoutIds(manager);
   return JSON.stringify({ requests, receipts });
 }
 
@@ -133,12 +117,6 @@ const label = ({ seed, size, budget, protectFirst, isBroken, pinAt }: Case) =>
 describe("views far over their budget", () => {
   it("should give the same views, receipts and explanations as the engine before, byte for byte", async () => {
     const cases = [1, 2, 3, 4].flatMap((seed) => fc.sample(caseArbitrary, { seed, numRuns: 4 }));
-    const digests: Record<string, string> = {};
-    for (const given of cases)
-      digests[label(given)] = createHash("sha256")
-        .update(await outcome(given))
-        .digest("hex");
-    if (process.env.UPDATE_VIEW_EQUIVALENCE === "1") writeFileSync(FIXTURE, `${JSON.stringify(digests, null, 2)}\n`);
-    expect(digests).toEqual(JSON.parse(readFileSync(FIXTURE, "utf8")));
+    await expectPinnedDigests(FIXTURE, "UPDATE_VIEW_EQUIVALENCE", cases, label, outcome);
   }, 240_000);
 });

@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import type { Message } from "../messages/message.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { memoryContext } from "../../test/memory-context.js";
+import { createSeededRandom, expectPinnedDigests, receiptsWithoutIds } from "../../test/pinned-digests.js";
 
 // The default pipeline's views, receipts and explanations over generated sessions, pinned byte for byte:
 // making the strategies cheaper (caching, reading less) must not change what any of them gives. The
@@ -12,23 +11,12 @@ import { memoryContext } from "../../test/memory-context.js";
 // UPDATE_DEFAULT_PIPELINE_VIEWS=1 and say why in the commit.
 const FIXTURE = new URL("../../test/__fixtures__/default-pipeline-views.json", import.meta.url);
 
-/** A small seeded generator (mulberry32), so a case's session is the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), state | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const WORDS = "the agent reads files runs tests and edits code while the build keeps going".split(" ");
 const NAMES = ["parseConfig", "viewDraft", "tool_result", "CompileError", "readFile", "src/engine/view-tail.ts", "v2.3.1", "README.md"];
 
 /** A session with what the strategies read: paths, names, ids, error lines, long outputs, pins, and some broken pairs. */
 function generatedSession(seed: number, size: number, withMissingResults: boolean): Message[] {
-  const random = seeded(seed);
+  const random = createSeededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const words = (count: number) => Array.from({ length: count }, () => pick(WORDS)).join(" ");
   const identifier = () => {
@@ -120,11 +108,7 @@ async function outcome({ seed, size, budget, protectFirst, withMissingResults }:
   for (const message of session.slice(size)) await manager.addMessage(message);
   const second = await manager.getMessagesForRequest({ tokenBudget: budget });
   const secondExplained = await manager.explainView({ tokenBudget: budget });
-  const receipts = [];
-  for (const { id } of await manager.listCompactions()) {
-    const { id: _id, at: _at, ...receipt } = (await manager.getCompaction(id))!;
-    receipts.push(receipt);
-  }
+  const receipts = await receiptsWithoutIds(manager);
   return JSON.stringify({ first, firstExplained, second, secondExplained, receipts });
 }
 
@@ -134,12 +118,6 @@ const label = ({ seed, size, budget, protectFirst, withMissingResults }: Case) =
 describe("the default pipeline over generated sessions", () => {
   it("should give the same views, receipts and explanations as the fixture, byte for byte", async () => {
     const cases = [1, 2, 3].flatMap((seed) => fc.sample(caseArbitrary, { seed, numRuns: 4 }));
-    const digests: Record<string, string> = {};
-    for (const given of cases)
-      digests[label(given)] = createHash("sha256")
-        .update(await outcome(given))
-        .digest("hex");
-    if (process.env.UPDATE_DEFAULT_PIPELINE_VIEWS === "1") writeFileSync(FIXTURE, `${JSON.stringify(digests, null, 2)}\n`);
-    expect(digests).toEqual(JSON.parse(readFileSync(FIXTURE, "utf8")));
+    await expectPinnedDigests(FIXTURE, "UPDATE_DEFAULT_PIPELINE_VIEWS", cases, label, outcome);
   }, 120_000);
 });
