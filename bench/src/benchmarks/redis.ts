@@ -20,7 +20,7 @@ export function run(options: BenchmarkOptions): Promise<Table[]> {
       notes: [
         "Each worker is its own manager with its own connection, as a separate process would be; all share this process's one CPU thread, the server the other core.",
         "The server is whatever the URL names; scripts/redis.sh starts one with appendonly yes and appendfsync always, so every acknowledged write was fsynced first.",
-        "An append is one RPUSH: its place in the list is its sequence number. Appends waiting behind it share the next one.",
+        "An append is one Lua script: an RPUSH, whose place in the list is its sequence number, and the session's last append time. Appends waiting behind it share the next one.",
         "A request first syncs what the other workers appended since this worker's last read (one Lua script: the generation, the new messages, the state if it moved), then builds its view;",
       ],
       rawNote:

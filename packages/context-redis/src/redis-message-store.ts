@@ -74,8 +74,9 @@ const NOTHING_SEEN: Seen = { generation: -1, length: 0, stateVersion: -1 };
 
 /**
  * The multi-writer protocol (see architecture/redis-multi-writer.md), each step one atomic command:
- * - an append is one RPUSH of its group: its place in the list is its sequence number, so every writer
- *   sees one order with no gaps, and an acknowledged append is in the list once;
+ * - an append is one script that pushes its group (RPUSH) and records the session's last append time:
+ *   its place in the list is its sequence number, so every writer sees one order with no gaps, and an
+ *   acknowledged append is in the list once;
  * - a sync is one script that reads the generation, the messages after those this store saw and, when
  *   its version moved, the state, all at one instant;
  * - `replace` and `clear` are one script that swaps the list and the state and bumps the generation, so
