@@ -45,8 +45,13 @@ export function readNote(entry: ViewEntry): NoteMetadata | undefined {
 }
 
 export interface NoteInput {
-  /** The entries this truncation drops, in view order. */
+  /**
+   * The entries this truncation drops, in view order: all of them, or only the newest, from the end back to
+   * where `maxReadTokens` is reached, with `olderDroppedMessages` counting the history messages before them.
+   */
   readonly dropped: readonly ViewEntry[];
+  /** History messages this truncation drops before `dropped` (not read); 0 when `dropped` holds every drop. */
+  readonly olderDroppedMessages?: number;
   /** The note the view held before, if any. */
   readonly previous: NoteMetadata | undefined;
   /** The entries that stay: what they still show needs no listing. */
@@ -95,7 +100,7 @@ export function createDroppedIdentifiersNote(input: NoteInput): ViewEntry | unde
       if (!visible.has(identifier)) listed.add(identifier);
     }
   };
-  let droppedMessages = previous?.droppedMessages ?? 0;
+  let droppedMessages = (previous?.droppedMessages ?? 0) + (input.olderDroppedMessages ?? 0);
   let readTokens = 0;
   for (let position = dropped.length - 1; position >= 0; position -= 1) {
     const entry = dropped[position]!;

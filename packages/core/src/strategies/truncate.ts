@@ -115,36 +115,60 @@ function noteFor(
   let previousPosition = -1;
   for (let position = 0; position < view.entries.length && previousPosition === -1; position += 1)
     if (readNote(view.entries[position]!) !== undefined) previousPosition = position;
-  const droppedEntries: ViewEntry[] = [];
   const kept: ViewEntry[] = [];
   let firstDropped = -1;
+  let lastDropped = -1;
   let isPreviousDropped = false;
   let tokens = 0;
-  view.units.forEach((unit, index) => {
-    const isDropped = dropped[index] === 1;
-    if (isDropped && firstDropped === -1) firstDropped = unit.start;
-    for (let position = unit.start; position < unit.end; position += 1) {
-      const entry = view.entries[position]!;
-      if (!isDropped) {
-        if (position !== previousPosition) kept.push(entry);
-        if (position !== previousPosition) tokens += entry.tokens;
-      } else if (position === previousPosition) isPreviousDropped = true;
-      else droppedEntries.push(entry);
-    }
-  });
+  let droppedMessages = 0;
+  for (let index = 0; index < view.units.length; index += 1) {
+    const unit = view.units[index]!;
+    if (dropped[index] === 1) {
+      if (firstDropped === -1) firstDropped = index;
+      lastDropped = index;
+      if (unit.start <= previousPosition && previousPosition < unit.end) isPreviousDropped = true;
+      for (let position = unit.start; position < unit.end; position += 1)
+        if (view.entries[position]!.source.kind === "history") droppedMessages += 1;
+    } else
+      for (let position = unit.start; position < unit.end; position += 1)
+        if (position !== previousPosition) {
+          const entry = view.entries[position]!;
+          kept.push(entry);
+          tokens += entry.tokens;
+        }
+  }
   if (isPreviousDropped) return undefined;
+  // The note reads the newest drops only, up to `maxReadTokens`, and counts the older ones: only those newest
+  // are listed for it (a long history's first view drops nearly all of it), the older history messages
+  // counted here (a note is never a history message, so these are the ones the note would count).
+  const maxReadTokens = 2 * context.budget;
+  const newest: ViewEntry[] = [];
+  let readTokens = 0;
+  for (let index = lastDropped; index >= firstDropped && readTokens < maxReadTokens; index -= 1) {
+    if (dropped[index] !== 1) continue;
+    const unit = view.units[index]!;
+    for (let position = unit.end - 1; position >= unit.start && readTokens < maxReadTokens; position -= 1) {
+      const entry = view.entries[position]!;
+      newest.push(entry);
+      if (readNote(entry) !== undefined) continue;
+      if (entry.source.kind === "history") droppedMessages -= 1;
+      readTokens += entry.tokens;
+    }
+  }
+  newest.reverse();
   const previousEntry = previousPosition === -1 ? undefined : view.entries[previousPosition]!;
   const entry = createDroppedIdentifiersNote({
-    dropped: droppedEntries,
+    dropped: newest,
+    olderDroppedMessages: droppedMessages,
     previous: previousEntry === undefined ? undefined : readNote(previousEntry),
     kept,
     capacity,
-    maxReadTokens: 2 * context.budget,
+    maxReadTokens,
     countMessage: context.countMessage,
   });
   return {
     entry,
-    position: previousPosition === -1 ? firstDropped : previousPosition,
+    position: previousPosition !== -1 ? previousPosition : firstDropped === -1 ? -1 : view.units[firstDropped]!.start,
     tokens: tokens + (entry?.tokens ?? 0),
     replacedTokens: previousEntry?.tokens ?? 0,
   };
