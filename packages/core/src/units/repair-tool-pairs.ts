@@ -44,12 +44,17 @@ export function hasNothingToRepair(messages: readonly Message[], from = 0): bool
       index += 1;
       continue;
     }
-    const unanswered = new Set<string>();
-    for (const call of calls) unanswered.add(call.id);
-    if (unanswered.size !== calls.length) return false;
+    // A few calls a message: an array searched in turn, not a set made for every message of a long history.
+    const unanswered: (string | undefined)[] = [];
+    for (const call of calls) {
+      if (unanswered.includes(call.id)) return false;
+      unanswered.push(call.id);
+    }
     for (let answered = 0; answered < calls.length; answered += 1) {
       const next = messages[index];
-      if (next === undefined || next.role !== "tool" || !unanswered.delete(next.tool_call_id)) return false;
+      const position = next?.role === "tool" ? unanswered.indexOf(next.tool_call_id) : -1;
+      if (position < 0) return false;
+      unanswered[position] = undefined;
       index += 1;
     }
   }
