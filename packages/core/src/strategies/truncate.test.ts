@@ -45,6 +45,18 @@ describe("truncate", () => {
       expect(historyIndices(result.view)).toEqual([0, 2, 3, 4, 5, 6, 7, 8]);
     });
 
+    it("should leave no note that would cost what its drops saved: the view still shrinks", async () => {
+      // The kit's recover-overflow property found it (seed 795444732): a short old message with an
+      // identifier-like text, dropped for a note naming it, left the view a few tokens larger than before.
+      const view = createTestView([
+        assistantMessage("0000@A"),
+        userMessage(`${"Pasted document line with some words in it.\n".repeat(40)}`),
+      ]);
+      const result = await truncate({ noteIdentifiers: 200 }).apply(view, createTestContext({ target: view.tokens - 1, budget: 100_000 }));
+      expect(historyIndices(result.view)).toEqual([1]);
+      expect(result.view.tokens).toBeLessThan(view.tokens);
+    });
+
     it("should return the same draft, not applied, when nothing may be dropped", async () => {
       const view = createTestView([systemMessage("rules"), userMessage("task"), toolCallMessage("a"), toolResultMessage("a", "x")]);
       const result = await truncate().apply(view, createTestContext());

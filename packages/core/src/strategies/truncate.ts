@@ -91,11 +91,16 @@ export function truncate(options?: TruncateOptions): Strategy {
       const note = capacity > 0 ? noteFor(view, dropped, capacity, context) : undefined;
       if (note === undefined) return { view: createViewDraft(keptEntries(view, dropped)), applied: true };
       // The note takes room: what it adds over the note it replaces is found among the other old units.
-      let { entry } = note;
-      if (entry !== undefined && note.tokens > context.target) {
+      let { entry, tokens } = note;
+      if (entry !== undefined && tokens > context.target) {
         chooseDrops(view, droppable, isSummary, context.target - (entry.tokens - note.replacedTokens), [false], dropped);
-        entry = noteFor(view, dropped, capacity, context)?.entry;
+        const again = noteFor(view, dropped, capacity, context);
+        entry = again?.entry;
+        tokens = again?.tokens ?? tokens;
       }
+      // A note costing what the drops saved (a few short messages) would leave the view no smaller, and a
+      // truncation must shrink it (a provider's overflow is answered by a smaller view): the room goes first.
+      if (entry === undefined || tokens >= view.tokens) return { view: createViewDraft(keptEntries(view, dropped)), applied: true };
       return { view: createViewDraft(keptEntries(view, dropped, note.position, entry)), applied: true };
     },
   };
