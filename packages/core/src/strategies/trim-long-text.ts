@@ -6,6 +6,7 @@ import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } 
 import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { parseConfig } from "../modules/parse-config.js";
+import { utf8ByteLength } from "../tokens/token-bound.js";
 
 const NAME = "trim-long-text";
 
@@ -150,7 +151,7 @@ export function trimText(text: string, headChars: number, tailChars: number): st
   const tailStart = findBoundary(text, text.length - tailChars, "after");
   if (tailStart <= headEnd) return text;
   const marker = MARKER(countCodePoints(text, headEnd, tailStart));
-  if (utf8Length(marker) >= utf8Length(text.slice(headEnd, tailStart)) || marker.length >= tailStart - headEnd) return text;
+  if (utf8ByteLength(marker) >= utf8ByteLength(text.slice(headEnd, tailStart)) || marker.length >= tailStart - headEnd) return text;
   return text.slice(0, headEnd) + marker + text.slice(tailStart);
 }
 
@@ -166,23 +167,8 @@ export function cutText(text: string, headChars: number): string {
   if (text.length <= headChars) return text;
   const headEnd = findBoundary(text, headChars, "before");
   // Every UTF-16 unit is at least one byte in UTF-8: only a tail of three units or fewer needs measuring.
-  if (text.length - headEnd <= ELLIPSIS_BYTES && utf8Length(text.slice(headEnd)) <= ELLIPSIS_BYTES) return text;
+  if (text.length - headEnd <= ELLIPSIS_BYTES && utf8ByteLength(text.slice(headEnd)) <= ELLIPSIS_BYTES) return text;
   return text.slice(0, headEnd) + ELLIPSIS;
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  // By UTF-16 unit, not with a string per character: a surrogate pair is 4 bytes, a lone surrogate 3 (as its replacement character).
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (isHighSurrogate(code) && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1))) {
-      bytes += 4;
-      index += 1;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 // Made on the first cut that needs it, not at import: building one loads ICU's break rules (tens of milliseconds).
