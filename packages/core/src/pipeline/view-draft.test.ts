@@ -14,7 +14,19 @@ import {
 } from "../../test/strategy-context.js";
 import type { Message } from "../messages/message.js";
 import type { ViewEntry } from "./strategy.js";
-import { canDropUnit, createViewDraft, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "./view-draft.js";
+import { isSummaryEntry, SUMMARY_SOURCE } from "../messages/summary-coverage.js";
+import {
+  canDropUnit,
+  createViewDraft,
+  DROPPABLE_UNIT,
+  findContextEdit,
+  HISTORY_ENTRY,
+  isProtectedEntry,
+  redraftEntries,
+  replaceEntryMessage,
+  SUMMARY_UNIT,
+  unitDropFlags,
+} from "./view-draft.js";
 
 function entriesOf(messages: Message[]): ViewEntry[] {
   return messages.map((message, index) => ({ message, tokens: 10 + index, source: { kind: "history", index } }));
@@ -247,6 +259,64 @@ describe("redraftEntries", () => {
           expect(Object.isFrozen(redraftEntries(view, entries).entries)).toBe(true);
         },
       ),
+    );
+  });
+});
+
+describe("unitDropFlags", () => {
+  /** The flags as `unitDropFlags` promises them, asked afresh of each unit. */
+  function expectedFlags(view: ReturnType<typeof createViewDraft>, protectFirst: number): number[] {
+    const flags: number[] = new Array<number>(view.entries.length).fill(0);
+    for (const unit of view.units) {
+      let bits = canDropUnit(view, unit, protectFirst) ? DROPPABLE_UNIT : 0;
+      for (let index = unit.start; index < unit.end; index += 1) if (isSummaryEntry(view.entries[index]!)) bits |= SUMMARY_UNIT;
+      for (let index = unit.start; index < unit.end; index += 1)
+        flags[index] = bits | (view.entries[index]!.source.kind === "history" ? HISTORY_ENTRY : 0);
+    }
+    return flags;
+  }
+
+  it("should give what each unit's rule says, and the same for a redraft whatever its replaced entries changed", () => {
+    const summary: Message = {
+      role: "user",
+      content: "summary",
+      metadata: { ctxkit: { source: SUMMARY_SOURCE, summary: { coveredThrough: 1 } } },
+    };
+    fc.assert(
+      fc.property(
+        historyArbitrary({ broken: true, maxUnits: 10 }),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.constantFrom("pinned", "unpinned", "source", "coverage", "text"),
+        fc.integer({ min: 0, max: 3 }),
+        (history, picks, change, protectFirst) => {
+          const view = createTestView([...history.slice(0, 2), summary, ...history.slice(2)]);
+          expect([...unitDropFlags(view, protectFirst)]).toEqual(expectedFlags(view, protectFirst));
+          // A strategy's replacement of the same shape: the redraft keeps the units, and its flags must follow the change.
+          const entries = [...view.entries];
+          for (const pick of picks) {
+            const index = pick % entries.length;
+            const entry = entries[index]!;
+            const message = entry.message;
+            const replaced =
+              change === "pinned"
+                ? { ...entry, message: { ...message, metadata: { ...message.metadata, pinned: true } } as Message }
+                : change === "unpinned"
+                  ? { message: { ...message, metadata: {} } as Message, tokens: entry.tokens, source: entry.source }
+                  : change === "source"
+                    ? { ...entry, source: entry.source.kind === "history" ? { kind: "history" as const, index: 0 } : entry.source }
+                    : change === "coverage" && entry.source.kind === "synthetic"
+                      ? {
+                          ...entry,
+                          message: { ...summary, metadata: { ctxkit: { source: SUMMARY_SOURCE, summary: { coveredThrough: 10_000 } } } },
+                        }
+                      : { ...entry };
+            entries[index] = replaced;
+          }
+          const redrafted = redraftEntries(view, entries);
+          expect([...unitDropFlags(redrafted, protectFirst)]).toEqual(expectedFlags(redrafted, protectFirst));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -41,6 +41,7 @@ export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): 
   if (entries.length !== view.entries.length) return createViewDraft(entries);
   const frozenEntries: ViewEntry[] = new Array<ViewEntry>(entries.length);
   let tokens = view.tokens;
+  let keepsDropRule = true;
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index]!;
     const previous = view.entries[index]!;
@@ -50,10 +51,21 @@ export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): 
       continue;
     }
     if (!hasSameShape(previous, entry)) return createViewDraft(entries);
+    keepsDropRule &&= keepsDropRuleOf(previous, entry);
     tokens += entry.tokens - previous.tokens;
     frozenEntries[index] = Object.isFrozen(entry) ? entry : Object.freeze({ ...entry });
   }
-  return Object.freeze({ ...view, entries: Object.freeze(frozenEntries), tokens });
+  const draft: ViewDraft = Object.freeze({ ...view, entries: Object.freeze(frozenEntries), tokens });
+  // The same units, turn and sources, and no entry newly fixed or freed: what may be dropped has not changed.
+  const flags = dropFlagsByDraft.get(view);
+  if (flags !== undefined && keepsDropRule) dropFlagsByDraft.set(draft, flags);
+  return draft;
+}
+
+/** Whether `canDropUnit` reads `after` as it read `before`: the same source, fixed or not, and a summary's coverage. */
+function keepsDropRuleOf(before: ViewEntry, after: ViewEntry): boolean {
+  if (before.source !== after.source || isFixedEntry(before) !== isFixedEntry(after)) return false;
+  return !isSummaryEntry(before) || readSummaryCoverage(before.message) === readSummaryCoverage(after.message);
 }
 
 /** Whether `after` sits in the units and the turns exactly where `before` did. */
@@ -115,6 +127,35 @@ export function canDropUnit(view: ViewDraft, unit: ToolUnit, protectFirst: numbe
     if (entry.source.kind === "history" ? entry.source.index < protectFirst : standsForCurrentTurn(view, entry)) return false;
   }
   return true;
+}
+
+/** A bit of `unitDropFlags`: the entry's unit may be dropped (`canDropUnit`). */
+export const DROPPABLE_UNIT = 1;
+/** A bit of `unitDropFlags`: the entry's unit holds a summary, which a truncation drops only when nothing else is left. */
+export const SUMMARY_UNIT = 2;
+/** A bit of `unitDropFlags`: the entry is a history message (not synthetic), as a receipt and a note count them. */
+export const HISTORY_ENTRY = 4;
+
+const dropFlagsByDraft = new WeakMap<ViewDraft, { readonly protectFirst: number; readonly flags: Uint8Array }>();
+
+/**
+ * For each entry of `view`, the `DROPPABLE_UNIT` and `SUMMARY_UNIT` bits of its unit and its `HISTORY_ENTRY` bit:
+ * `canDropUnit` asked once per unit and draft rather than by each strategy of a compaction (a first view asks it
+ * for 100,000 units), and kept for a draft `redraftEntries` made without changing what may be dropped or where
+ * an entry comes from. The array is shared: read it only.
+ */
+export function unitDropFlags(view: ViewDraft, protectFirst: number): Uint8Array {
+  const cached = dropFlagsByDraft.get(view);
+  if (cached !== undefined && cached.protectFirst === protectFirst) return cached.flags;
+  const flags = new Uint8Array(view.entries.length);
+  for (const unit of view.units) {
+    let bits = canDropUnit(view, unit, protectFirst) ? DROPPABLE_UNIT : 0;
+    for (let index = unit.start; index < unit.end; index += 1) if (isSummaryEntry(view.entries[index]!)) bits |= SUMMARY_UNIT;
+    for (let index = unit.start; index < unit.end; index += 1)
+      flags[index] = view.entries[index]!.source.kind === "history" ? bits | HISTORY_ENTRY : bits;
+  }
+  dropFlagsByDraft.set(view, { protectFirst, flags });
+  return flags;
 }
 
 /** System and developer messages, and pinned ones (in the message or through the manager): never dropped or altered. */

@@ -24,7 +24,7 @@ describe("built-in strategies", () => {
     it("should clear every tool result but the newest (a truncate follows), note what the truncation drops and end with stubs that still name what they held", () => {
       expect(DEFAULT_PIPELINE).toEqual([
         { name: "clear-tool-results", options: { keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true } },
-        "trim-long-text",
+        { name: "trim-long-text", options: { truncateFollows: true } },
         { name: "truncate", options: { noteIdentifiers: 200, budgetTokensPerIdentifier: 240 } },
         {
           name: "shorten-to-fit",

@@ -33,7 +33,8 @@ export type BuiltInStrategyEntry = {
  * The default pipeline (presets `auto` without a summary strategy, and `truncate`): the cheapest loss
  * first. Clearing every tool result but the newest keeps what they named in its placeholder (up to 200
  * identifiers, leaving out those a newer tool result still shows, so the room goes to what would
- * otherwise be lost), trimming keeps every message's head and tail, truncation removes whole units and
+ * otherwise be lost), trimming keeps every message's head and tail (but for old ones the truncation drops, which it leaves as they
+ * are: the same view), truncation removes whole units and
  * leaves one note naming the identifiers they held that the rest of the view does not show (up to 200,
  * one per 240 tokens of the budget: a note is reread by every request until the next truncation), and what the truncation could not bring down to the target (a long
  * current turn) is shortened to stubs that still name what they held (up to 60 identifiers, one per 120
@@ -47,7 +48,7 @@ export const DEFAULT_PIPELINE: readonly (BuiltInStrategyName | BuiltInStrategyEn
     name: "clear-tool-results",
     options: Object.freeze({ keepRecent: 1, truncateFollows: true, maxIdentifiers: 200, skipShownIdentifiers: true }),
   }),
-  "trim-long-text",
+  Object.freeze({ name: "trim-long-text", options: Object.freeze({ truncateFollows: true }) }),
   Object.freeze({ name: "truncate", options: Object.freeze({ noteIdentifiers: 200, budgetTokensPerIdentifier: 240 }) }),
   Object.freeze({
     name: "shorten-to-fit",

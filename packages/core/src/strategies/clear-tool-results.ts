@@ -3,7 +3,8 @@ import * as z from "zod/mini";
 import type { ToolMessage } from "../messages/message.js";
 import { parseConfig } from "../modules/parse-config.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import { canDropUnit, findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
+import { leftForTruncation } from "../pipeline/left-for-truncation.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { identifiersOf } from "./message-identifiers.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
@@ -82,23 +83,26 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
   return {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
-      const toolIndices: number[] = [];
-      for (let index = 0; index < view.entries.length; index += 1)
-        if (view.entries[index]!.message.role === "tool") toolIndices.push(index);
-      // `slice(0, -0)` would be empty, which is how a "0 protects everything" bug happens elsewhere.
-      const clearable = toolIndices.slice(0, Math.max(0, toolIndices.length - keepRecent));
+      const isResult = (index: number) => view.entries[index]!.message.role === "tool";
+      // The newest `keepRecent` results stay: the results before the oldest of them are clearable. Found from the end,
+      // so the role of every message of a long view is not read.
+      let clearableBefore = view.entries.length;
+      for (let kept = 0; kept < keepRecent && clearableBefore > 0; ) {
+        clearableBefore -= 1;
+        if (isResult(clearableBefore)) kept += 1;
+      }
       // A truncation goes to the target, a forced one too (only shortening goes further then).
       const reach = truncateFollows ? context.target : context.budget;
-      const isClearable = new Uint8Array(view.entries.length);
-      for (const index of clearable) isClearable[index] = 1;
-      const isLeftForTruncation = leftForTruncation(view, isClearable, reach, context.protectFirst);
+      // A clearable result may be gone by then: it counts nothing toward the entries that stay.
+      const floorOf = (index: number) => (index < clearableBefore && isResult(index) ? 0 : view.entries[index]!.tokens);
+      const isLeftForTruncation = leftForTruncation(view, { reach, protectFirst: context.protectFirst, floorOf });
+      const stopAt = reachFor(context);
       let entries: ViewEntry[] | undefined;
       let tokens = view.tokens;
       // Oldest first: the results furthest back matter least to the model's next step.
-      for (const index of clearable) {
-        if (tokens <= reachFor(context)) break;
-        // Asked first, as the cheapest check and the one that holds for most of a long view's results.
-        if (isLeftForTruncation(index)) continue;
+      for (let index = 0; index < clearableBefore && tokens > stopAt; index += 1) {
+        // Asked first, as the cheapest check and the one that holds for most of a long view's entries.
+        if (isLeftForTruncation(index) || !isResult(index)) continue;
         const entry = view.entries[index]!;
         const message = entry.message as ToolMessage;
         // A synthetic result (a repair notice) is a few tokens, and a trailing unit's are rebuilt on every request: clearing one would not last.
@@ -143,36 +147,4 @@ function shownByNewerResult(view: ViewDraft, index: number): (identifier: string
   }
   const shown = lastShown.positions;
   return (identifier) => (shown.get(identifier) ?? -1) > index;
-}
-
-/**
- * Whether the entry at a view position is one that no view within `reach` tokens can hold, whatever is
- * cleared: counting every clearable result as if it were gone and everything else whole, the newer
- * entries alone pass `reach`, and its unit may be dropped. A truncation (the pipeline's, to the target,
- * or the engine's last resort over the budget) drops such a unit, so its result is left as it is.
- * Digesting results that are dropped anyway was most of the cost of a large compaction. An entry whose
- * unit cannot be dropped (the current turn, a pinned message) is cleared as usual.
- */
-function leftForTruncation(view: ViewDraft, isClearable: Uint8Array, reach: number, protectFirst: number): (index: number) => boolean {
-  let tokens = 0;
-  let keepableFrom = 0;
-  for (let index = view.entries.length - 1; index >= 0; index -= 1) {
-    if (isClearable[index] !== 1) tokens += view.entries[index]!.tokens;
-    if (tokens > reach) {
-      keepableFrom = index + 1;
-      break;
-    }
-  }
-  if (keepableFrom === 0) return () => false;
-  // One flag per entry rather than a set: this covers most of a long view.
-  const isDroppable = new Uint8Array(keepableFrom);
-  for (const unit of view.units) {
-    if (unit.start >= keepableFrom) break;
-    // Only clearable entries are ever asked about: a unit without one (a user message, an answer) is not looked at.
-    const end = Math.min(unit.end, keepableFrom);
-    let holdsClearable = false;
-    for (let index = unit.start; index < end && !holdsClearable; index += 1) holdsClearable = isClearable[index] === 1;
-    if (holdsClearable && canDropUnit(view, unit, protectFirst)) isDroppable.fill(1, unit.start, end);
-  }
-  return (index) => index < keepableFrom && isDroppable[index] === 1;
 }

@@ -6,6 +6,13 @@ import { isSummaryEntry, SUMMARY_SOURCE } from "../messages/summary-coverage.js"
 import type { ViewEntry } from "../pipeline/strategy.js";
 import { firstIdentifiersOf, identifiersOf } from "./message-identifiers.js";
 
+/**
+ * How many budgets' worth of the newest dropped messages a note reads (more than one compaction of a session
+ * drops): a compaction of a history many times the budget (a long session resumed) reads what the newest drops
+ * name, not the whole past.
+ */
+export const NOTE_READ_BUDGETS = 2;
+
 /** `metadata.ctxkit[NOTE_KEY]` on the note: what it lists, so the next truncation merges rather than re-reads its text. */
 const NOTE_KEY = "droppedIdentifiers";
 
@@ -57,11 +64,7 @@ export interface NoteInput {
   /** The entries that stay: what they still show needs no listing. */
   readonly kept: readonly ViewEntry[];
   readonly capacity: number;
-  /**
-   * The most tokens of dropped messages read, newest first (truncate gives twice the budget, more than one
-   * compaction of a session drops): a compaction of a history many times the budget (a long session resumed)
-   * reads what the newest drops name, not the whole past.
-   */
+  /** The most tokens of dropped messages read, newest first: truncate gives `NOTE_READ_BUDGETS` budgets. */
   readonly maxReadTokens: number;
   readonly countMessage: (message: Message) => number;
 }

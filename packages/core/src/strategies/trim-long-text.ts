@@ -5,6 +5,8 @@ import type { ContentPart, Message, TextPart, ToolCall } from "../messages/messa
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
 import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
+import { leftForTruncation } from "../pipeline/left-for-truncation.js";
+import { NOTE_READ_BUDGETS } from "./dropped-identifiers-note.js";
 import { parseConfig } from "../modules/parse-config.js";
 import { utf8ByteLength } from "../tokens/token-bound.js";
 
@@ -18,6 +20,13 @@ export interface TrimLongTextOptions {
   headChars?: number;
   /** Kept from the end of a trimmed text. Default 20% of `maxChars`. */
   tailChars?: number;
+  /**
+   * Set when a `truncate` runs after this strategy in the pipeline (the default pipeline does): texts of old
+   * units that could not fit the target even trimmed are left for it to drop, rather than trimmed first, but
+   * for the newest of them, which its note reads. Default false: every long text is trimmed, oldest first,
+   * until the view is within the target.
+   */
+  truncateFollows?: boolean;
 }
 
 /** The options checked: unknown keys and bad values are refused, defaults filled in. */
@@ -27,13 +36,15 @@ export const optionsSchema = z
       maxChars: z._default(z.int().check(z.positive()), 20_000),
       headChars: z.optional(z.int().check(z.nonnegative())),
       tailChars: z.optional(z.int().check(z.nonnegative())),
+      truncateFollows: z._default(z.boolean(), false),
     }),
     // The head usually holds the command and the first output, the tail the result or the error.
     // Keeping 60% leaves a trimmed text well under the limit, so one trim is enough.
-    z.transform(({ maxChars, headChars = Math.floor(maxChars * 0.4), tailChars = Math.floor(maxChars * 0.2) }) => ({
+    z.transform(({ maxChars, headChars = Math.floor(maxChars * 0.4), tailChars = Math.floor(maxChars * 0.2), truncateFollows }) => ({
       maxChars,
       headChars,
       tailChars,
+      truncateFollows,
     })),
   )
   // Checked on the filled-in values: a head and tail as long as the limit would leave nothing to trim.
@@ -59,7 +70,7 @@ export function trimLongText(options?: TrimLongTextOptions): Strategy {
  * lower limit (the last resort's) must shorten again what the configured one left at its own limit.
  */
 export function createTrimLongText(name: string, options?: TrimLongTextOptions): Strategy {
-  const { maxChars, headChars, tailChars } = parseConfig(NAME, optionsSchema, options ?? {});
+  const { maxChars, headChars, tailChars, truncateFollows } = parseConfig(NAME, optionsSchema, options ?? {});
 
   const trimContent = (content: Message["content"]): Message["content"] | undefined => {
     if (typeof content === "string") return content.length > maxChars ? trimText(content, headChars, tailChars) : undefined;
@@ -116,9 +127,21 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
       // Oldest first, not longest first: the next step most likely depends on recent outputs, and
       // longest first would trim the huge output the agent just asked for before an old, merely long one.
       const reach = reachFor(context);
+      // A truncation goes to the target, a forced one too (only shortening goes further then).
+      const isLeftForTruncation = truncateFollows
+        ? leftForTruncation(view, {
+            reach: context.target,
+            protectFirst: context.protectFirst,
+            // A message holding a long text may be trimmed: it counts nothing toward the entries that stay.
+            floorOf: (index) => (hasLongText(view.entries[index]!.message, maxChars) ? 0 : view.entries[index]!.tokens),
+            readWindow: NOTE_READ_BUDGETS * context.budget,
+          })
+        : () => false;
       // By index rather than with `entries()`, which makes a pair for each of a long view's entries.
       for (let index = 0; index < view.entries.length; index += 1) {
         if (tokens <= reach) break;
+        // Asked first, as the cheapest check and the one that holds for most of a long view's messages.
+        if (isLeftForTruncation(index)) continue;
         const entry = view.entries[index]!;
         if (findContextEdit(entry)?.strategy === name) continue;
         // Nothing long to trim is the common case, and the cheaper check: asked first.
@@ -133,6 +156,18 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
       return entries === undefined ? { view, applied: false } : { view: redraftEntries(view, entries), applied: true };
     },
   };
+}
+
+/** Whether `message` holds a text or tool-call arguments over `maxChars`: what a trim could shorten. */
+function hasLongText(message: Message, maxChars: number): boolean {
+  const { content } = message;
+  if (typeof content === "string" ? content.length > maxChars : content?.some((part) => isLongTextPart(part, maxChars)) === true)
+    return true;
+  return (
+    message.role === "assistant" &&
+    message.tool_calls !== undefined &&
+    message.tool_calls.some((call) => call.function.arguments.length > maxChars)
+  );
 }
 
 function isLongTextPart(part: ContentPart, maxChars: number): part is TextPart {

@@ -1,10 +1,9 @@
 // truncate: drops the oldest whole units that invariant 5 and `protectFirst` allow to be dropped.
 import * as z from "zod/mini";
-import { isSummaryEntry } from "../messages/summary-coverage.js";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
+import { createViewDraft, DROPPABLE_UNIT, HISTORY_ENTRY, SUMMARY_UNIT, unitDropFlags } from "../pipeline/view-draft.js";
 import { parseConfig } from "../modules/parse-config.js";
-import { createDroppedIdentifiersNote, noteCapacity, readNote } from "./dropped-identifiers-note.js";
+import { createDroppedIdentifiersNote, NOTE_READ_BUDGETS, noteCapacity, readNote } from "./dropped-identifiers-note.js";
 
 const NAME = "truncate";
 
@@ -36,14 +35,7 @@ export const optionsSchema = z.strictObject({
  * below `target`; summaries on the pass marked `true`. Flags rather than a set: a first view drops most of
  * 100,000 units. Returns how many are marked.
  */
-function chooseDrops(
-  view: ViewDraft,
-  droppable: readonly boolean[],
-  isSummary: readonly boolean[],
-  target: number,
-  passes: readonly boolean[],
-  dropped: Uint8Array,
-): number {
+function chooseDrops(view: ViewDraft, flags: Uint8Array, target: number, passes: readonly boolean[], dropped: Uint8Array): number {
   let tokens = view.tokens;
   let count = 0;
   for (let index = 0; index < dropped.length; index += 1)
@@ -52,8 +44,9 @@ function chooseDrops(
       count += 1;
     }
   for (const isSummaryPass of passes) {
+    const wanted = isSummaryPass ? DROPPABLE_UNIT | SUMMARY_UNIT : DROPPABLE_UNIT;
     for (let index = 0; index < view.units.length && tokens > target; index += 1) {
-      if (!droppable[index] || isSummary[index] !== isSummaryPass || dropped[index] === 1) continue;
+      if ((flags[view.units[index]!.start]! & (DROPPABLE_UNIT | SUMMARY_UNIT)) !== wanted || dropped[index] === 1) continue;
       dropped[index] = 1;
       count += 1;
       tokens -= unitTokens(view, index);
@@ -77,24 +70,21 @@ export function truncate(options?: TruncateOptions): Strategy {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       const protectFirst = Math.max(context.protectFirst, ownProtectFirst);
-      const droppable = view.units.map((unit) => canDropUnit(view, unit, protectFirst));
-      const isSummary = view.units.map((unit) => {
-        for (let position = unit.start; position < unit.end; position += 1) if (isSummaryEntry(view.entries[position]!)) return true;
-        return false;
-      });
+      // Read once per unit and draft: the strategies before this one asked the same of the same units.
+      const flags = unitDropFlags(view, protectFirst);
       // Oldest first, and a summary only when nothing else is left to drop: it stands for many units.
       // A protected unit is stepped over rather than ending the walk, so a pinned or system message in
       // the middle does not shield everything after it.
       const dropped = new Uint8Array(view.units.length);
-      if (chooseDrops(view, droppable, isSummary, context.target, [false, true], dropped) === 0) return { view, applied: false };
+      if (chooseDrops(view, flags, context.target, [false, true], dropped) === 0) return { view, applied: false };
       const capacity = noteCapacity(limits, context.budget);
-      const note = capacity > 0 ? noteFor(view, dropped, capacity, context) : undefined;
+      const note = capacity > 0 ? noteFor(view, flags, dropped, capacity, context) : undefined;
       if (note === undefined) return { view: createViewDraft(keptEntries(view, dropped)), applied: true };
       // The note takes room: what it adds over the note it replaces is found among the other old units.
       let { entry, tokens } = note;
       if (entry !== undefined && tokens > context.target) {
-        chooseDrops(view, droppable, isSummary, context.target - (entry.tokens - note.replacedTokens), [false], dropped);
-        const again = noteFor(view, dropped, capacity, context);
+        chooseDrops(view, flags, context.target - (entry.tokens - note.replacedTokens), [false], dropped);
+        const again = noteFor(view, flags, dropped, capacity, context);
         entry = again?.entry;
         tokens = again?.tokens ?? tokens;
       }
@@ -113,13 +103,15 @@ export function truncate(options?: TruncateOptions): Strategy {
  */
 function noteFor(
   view: ViewDraft,
+  flags: Uint8Array,
   dropped: Uint8Array,
   capacity: number,
   context: StrategyContext,
 ): { entry: ViewEntry | undefined; position: number; tokens: number; replacedTokens: number } | undefined {
+  // A note is a summary: only a summary's unit is read.
   let previousPosition = -1;
   for (let position = 0; position < view.entries.length && previousPosition === -1; position += 1)
-    if (readNote(view.entries[position]!) !== undefined) previousPosition = position;
+    if ((flags[position]! & SUMMARY_UNIT) !== 0 && readNote(view.entries[position]!) !== undefined) previousPosition = position;
   const kept: ViewEntry[] = [];
   let firstDropped = -1;
   let lastDropped = -1;
@@ -133,7 +125,7 @@ function noteFor(
       lastDropped = index;
       if (unit.start <= previousPosition && previousPosition < unit.end) isPreviousDropped = true;
       for (let position = unit.start; position < unit.end; position += 1)
-        if (view.entries[position]!.source.kind === "history") droppedMessages += 1;
+        if ((flags[position]! & HISTORY_ENTRY) !== 0) droppedMessages += 1;
     } else
       for (let position = unit.start; position < unit.end; position += 1)
         if (position !== previousPosition) {
@@ -146,7 +138,7 @@ function noteFor(
   // The note reads the newest drops only, up to `maxReadTokens`, and counts the older ones: only those newest
   // are listed for it (a long history's first view drops nearly all of it), the older history messages
   // counted here (a note is never a history message, so these are the ones the note would count).
-  const maxReadTokens = 2 * context.budget;
+  const maxReadTokens = NOTE_READ_BUDGETS * context.budget;
   const newest: ViewEntry[] = [];
   let readTokens = 0;
   for (let index = lastDropped; index >= firstDropped && readTokens < maxReadTokens; index -= 1) {
