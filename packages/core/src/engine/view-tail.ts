@@ -5,7 +5,7 @@ import type { ViewEntry } from "../pipeline/strategy.js";
 import { countMessageTokens, MESSAGE_OVERHEAD_TOKENS } from "../tokens/count-message-tokens.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { findToolUnits } from "../units/find-tool-units.js";
-import { hasNothingToRepair, repairToolPairs } from "../units/repair-tool-pairs.js";
+import { PairCheck, repairToolPairs } from "../units/repair-tool-pairs.js";
 import type { ToolPairRepair } from "../units/tool-unit.js";
 import type { PinSet } from "./pin-set.js";
 import type { SessionHistory } from "./session-history.js";
@@ -108,23 +108,8 @@ export class ViewTail {
     deferUnder = 0,
   ): { entries: ViewEntry[]; repairs: ToolPairRepair[]; bounds?: number[] } {
     const { messages } = this.history;
-    // Nothing to repair is the common case, and on a first view the whole history: its entries are made in
-    // one loop, without the repair's copy of the messages and its list of where each came from.
-    if (hasNothingToRepair(messages, from)) {
-      const entries = new Array<ViewEntry>(messages.length - from);
-      // At least each entry's tokens. When the view's bound is under `deferUnder`, where the view is served without
-      // a count, the history's entries count their message only when their tokens are read; else they count it now.
-      const bounds = new Array<number>(messages.length - from);
-      const hasEdits = this.openUnitEdits.size > 0;
-      const defer = this.history.hasBound && this.boundUnder(from, deferUnder);
-      for (let index = from; index < messages.length; index += 1) {
-        const edited = hasEdits ? this.openUnitEdits.get(index) : undefined;
-        const entry = edited ?? this.history.entryAt(index, defer);
-        entries[index - from] = this.pins.size === 0 ? entry : this.pins.mark(entry);
-        bounds[index - from] = edited === undefined && defer ? this.history.boundOf(index) : entry.tokens;
-      }
-      return { entries, repairs: [], bounds };
-    }
+    const unrepaired = this.entriesWithoutRepair(from, deferUnder);
+    if (unrepaired !== undefined) return { ...unrepaired, repairs: [] };
     const repaired = repairToolPairs(from === 0 ? messages : messages.slice(from));
     const entries: ViewEntry[] = repaired.messages.map((message, position) => {
       const source = repaired.sources[position];
@@ -150,6 +135,30 @@ export class ViewTail {
       return true;
     });
     return { entries, repairs };
+  }
+
+  /**
+   * The entries (and their bounds) for the history from `from` on when nothing needs repair, the common case and on
+   * a first view the whole history: made in the loop that checks the pairs, so each message is read once, without
+   * the repair's copy of the messages and its list of where each came from. `undefined` when a pair needs repair.
+   */
+  private entriesWithoutRepair(from: number, deferUnder: number): { entries: ViewEntry[]; bounds: number[] } | undefined {
+    const { messages } = this.history;
+    const entries = new Array<ViewEntry>(messages.length - from);
+    // At least each entry's tokens. When the view's bound is under `deferUnder`, where the view is served without
+    // a count, the history's entries count their message only when their tokens are read; else they count it now.
+    const bounds = new Array<number>(messages.length - from);
+    const hasEdits = this.openUnitEdits.size > 0;
+    const defer = this.history.hasBound && this.boundUnder(from, deferUnder);
+    const pairs = new PairCheck();
+    for (let index = from; index < messages.length; index += 1) {
+      if (!pairs.accepts(messages[index]!)) return undefined;
+      const edited = hasEdits ? this.openUnitEdits.get(index) : undefined;
+      const entry = edited ?? this.history.entryAt(index, defer);
+      entries[index - from] = this.pins.size === 0 ? entry : this.pins.mark(entry);
+      bounds[index - from] = edited === undefined && defer ? this.history.boundOf(index) : entry.tokens;
+    }
+    return pairs.isComplete ? { entries, bounds } : undefined;
   }
 
   /** Whether the history's entries from `from` on, as the view would take them, are bounded under `limit` (looked at only up to it). */

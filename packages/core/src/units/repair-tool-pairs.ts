@@ -26,39 +26,48 @@ function createMissingResult(toolCallId: string): ToolMessage {
 
 /**
  * Whether `messages` from `from` on need no repair: each call answered right after it, once, and no other
- * result. The common case, checked on every request and over a whole history on its first view: a call
- * alone in its message (most of them) is compared with the result after it, and only a message of several
- * calls makes a set.
+ * result. The common case, checked on every request and over a whole history on its first view.
  */
 export function hasNothingToRepair(messages: readonly Message[], from = 0): boolean {
-  let index = from;
-  while (index < messages.length) {
-    const message = messages[index]!;
-    index += 1;
-    if (message.role === "tool") return false;
-    if (!hasToolCalls(message)) continue;
-    const calls = message.tool_calls;
-    if (calls.length === 1) {
-      const next = messages[index];
-      if (next === undefined || next.role !== "tool" || next.tool_call_id !== calls[0]!.id) return false;
-      index += 1;
-      continue;
-    }
-    // A few calls a message: an array searched in turn, not a set made for every message of a long history.
-    const unanswered: (string | undefined)[] = [];
-    for (const call of calls) {
-      if (unanswered.includes(call.id)) return false;
-      unanswered.push(call.id);
-    }
-    for (let answered = 0; answered < calls.length; answered += 1) {
-      const next = messages[index];
-      const position = next?.role === "tool" ? unanswered.indexOf(next.tool_call_id) : -1;
+  const check = new PairCheck();
+  for (let index = from; index < messages.length; index += 1) if (!check.accepts(messages[index]!)) return false;
+  return check.isComplete;
+}
+
+/**
+ * `hasNothingToRepair` one message at a time, for a loop that reads each message anyway (a first view's
+ * entries are made while they are checked). A call alone in its message (most of them) is compared with the
+ * result after it, and a message of several calls searches their few ids in an array, not a set.
+ */
+export class PairCheck {
+  private unanswered: (string | undefined)[] = [];
+  private awaited = 0;
+
+  /** Takes the next message; false once it breaks the rule, when the messages need repair. */
+  accepts(message: Message): boolean {
+    if (this.awaited > 0) {
+      const position = message.role === "tool" ? this.unanswered.indexOf(message.tool_call_id) : -1;
       if (position < 0) return false;
-      unanswered[position] = undefined;
-      index += 1;
+      this.unanswered[position] = undefined;
+      this.awaited -= 1;
+      return true;
     }
+    if (message.role === "tool") return false;
+    if (!hasToolCalls(message)) return true;
+    const calls = message.tool_calls;
+    this.unanswered = [];
+    for (const call of calls) {
+      if (this.unanswered.includes(call.id)) return false;
+      this.unanswered.push(call.id);
+    }
+    this.awaited = calls.length;
+    return true;
   }
-  return true;
+
+  /** Whether every call taken so far is answered: no call waits for its results. */
+  get isComplete(): boolean {
+    return this.awaited === 0;
+  }
 }
 
 /**
