@@ -1,15 +1,19 @@
 // Building view drafts, and the single place that encodes invariant 5 (what may be dropped or altered).
 import { isInstruction, isPinned, type Message } from "../messages/message.js";
 import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverage.js";
-import { findToolUnits } from "../units/find-tool-units.js";
+import { ToolUnitFinder } from "../units/find-tool-units.js";
 import type { ToolUnit } from "../units/tool-unit.js";
 import type { ContextEdit, ViewDraft, ViewEntry } from "./strategy.js";
 
 /** Builds an immutable draft in O(n). Entries that are not frozen yet are copied before freezing. */
 export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
-  // One pass over the entries, into arrays of their final length: a long history's first view drafts 200,000 of them.
+  // One pass over the entries, into arrays of their final length: a long history's first view drafts 200,000 of
+  // them. Each message is read once, for its unit and whether it is fixed: reading every message of a long view
+  // again costs about as much as the whole pass.
   const frozenEntries = new Array<ViewEntry>(entries.length);
   const messages = new Array<Message>(entries.length);
+  const fixed = new Uint8Array(entries.length);
+  const finder = new ToolUnitFinder();
   let tokens = 0;
   for (let index = 0; index < entries.length; index += 1) {
     const given = entries[index]!;
@@ -17,6 +21,8 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
     frozenEntries[index] = entry;
     messages[index] = entry.message;
     tokens += entry.tokens;
+    finder.take(entry.message, index);
+    if (isFixedEntry(entry)) fixed[index] = 1;
   }
   // Looked for from the end, where it is: not by reading the role of every message of a long view.
   let latestUserIndex = entries.length - 1;
@@ -24,11 +30,19 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
   while (latestUserIndex >= 0 && (messages[latestUserIndex]!.role !== "user" || frozenEntries[latestUserIndex]!.source.kind !== "history"))
     latestUserIndex -= 1;
   // The units are this call's own array, so they are frozen where they stand.
-  const units = findToolUnits(messages);
+  const units = finder.finish(entries.length);
   for (const unit of units) Object.freeze(unit);
   const lastUnit = units[units.length - 1];
   const currentTurnStart = latestUserIndex >= 0 ? latestUserIndex : (lastUnit?.start ?? 0);
-  return Object.freeze({ entries: Object.freeze(frozenEntries), tokens, units: Object.freeze(units), latestUserIndex, currentTurnStart });
+  const draft: ViewDraft = Object.freeze({
+    entries: Object.freeze(frozenEntries),
+    tokens,
+    units: Object.freeze(units),
+    latestUserIndex,
+    currentTurnStart,
+  });
+  fixedByDraft.set(draft, fixed);
+  return draft;
 }
 
 /**
@@ -59,6 +73,8 @@ export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): 
   // The same units, turn and sources, and no entry newly fixed or freed: what may be dropped has not changed.
   const flags = dropFlagsByDraft.get(view);
   if (flags !== undefined && keepsDropRule) dropFlagsByDraft.set(draft, flags);
+  const fixed = fixedByDraft.get(view);
+  if (fixed !== undefined && keepsDropRule) fixedByDraft.set(draft, fixed);
   return draft;
 }
 
@@ -120,10 +136,15 @@ function standsForCurrentTurn(view: ViewDraft, entry: ViewEntry): boolean {
  * it for every unit of a long view.
  */
 export function canDropUnit(view: ViewDraft, unit: ToolUnit, protectFirst: number): boolean {
+  return mayDropUnit(view, unit, protectFirst, (index) => isFixedEntry(view.entries[index]!));
+}
+
+/** `canDropUnit`, with whether the entry at a position is fixed given by `isFixed`. */
+function mayDropUnit(view: ViewDraft, unit: ToolUnit, protectFirst: number, isFixed: (index: number) => boolean): boolean {
   for (let index = unit.start; index < unit.end; index += 1) {
     const entry = view.entries[index];
     if (entry === undefined) throw new RangeError(`No entry at index ${index}; the view has ${view.entries.length}.`);
-    if (index >= view.currentTurnStart || isFixedEntry(entry)) return false;
+    if (index >= view.currentTurnStart || isFixed(index)) return false;
     if (entry.source.kind === "history" ? entry.source.index < protectFirst : standsForCurrentTurn(view, entry)) return false;
   }
   return true;
@@ -137,6 +158,8 @@ export const SUMMARY_UNIT = 2;
 export const HISTORY_ENTRY = 4;
 
 const dropFlagsByDraft = new WeakMap<ViewDraft, { readonly protectFirst: number; readonly flags: Uint8Array }>();
+/** For a draft `createViewDraft` made (or a redraft that fixed and freed nothing), 1 at each fixed entry (`isFixedEntry`). */
+const fixedByDraft = new WeakMap<ViewDraft, Uint8Array>();
 
 /**
  * For each entry of `view`, the `DROPPABLE_UNIT` and `SUMMARY_UNIT` bits of its unit and its `HISTORY_ENTRY` bit:
@@ -148,8 +171,11 @@ export function unitDropFlags(view: ViewDraft, protectFirst: number): Uint8Array
   const cached = dropFlagsByDraft.get(view);
   if (cached !== undefined && cached.protectFirst === protectFirst) return cached.flags;
   const flags = new Uint8Array(view.entries.length);
+  // What the draft read of each message when it was made, rather than every message of a long view again.
+  const fixed = fixedByDraft.get(view);
+  const isFixed = fixed === undefined ? (index: number) => isFixedEntry(view.entries[index]!) : (index: number) => fixed[index] === 1;
   for (const unit of view.units) {
-    let bits = canDropUnit(view, unit, protectFirst) ? DROPPABLE_UNIT : 0;
+    let bits = mayDropUnit(view, unit, protectFirst, isFixed) ? DROPPABLE_UNIT : 0;
     for (let index = unit.start; index < unit.end; index += 1) if (isSummaryEntry(view.entries[index]!)) bits |= SUMMARY_UNIT;
     for (let index = unit.start; index < unit.end; index += 1)
       flags[index] = view.entries[index]!.source.kind === "history" ? bits | HISTORY_ENTRY : bits;
