@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { historyArbitrary } from "../../test/arbitraries.js";
 import {
   assistantMessage,
   createTestContext,
@@ -13,7 +15,10 @@ import {
 } from "../../test/strategy-context.js";
 import { ContextConfigError } from "../errors.js";
 import type { Message } from "../messages/message.js";
-import { createViewDraft } from "../pipeline/view-draft.js";
+import { isSummaryEntry } from "../messages/summary-coverage.js";
+import type { ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+import { canDropUnit, createViewDraft } from "../pipeline/view-draft.js";
+import { repairToolPairs } from "../units/repair-tool-pairs.js";
 import { truncate } from "./truncate.js";
 
 const conversation: Message[] = [
@@ -136,5 +141,48 @@ describe("truncate and summaries", () => {
     expect(gentle.view.entries.map((kept) => kept.message.content)).toEqual([summary.message.content, "now"]);
     const hard = await truncate().apply(view, createTestContext({ target: 20 }));
     expect(hard.view.entries.map((kept) => kept.message.content)).toEqual(["now"]);
+  });
+});
+
+describe("truncate against the rule it follows", () => {
+  /** The oldest units that may be dropped, those holding a summary only once no other is left, until within `target`. */
+  function expectedKept(view: ViewDraft, target: number, protectFirst: number): ViewEntry[] {
+    const dropped = new Set<number>();
+    let tokens = view.tokens;
+    for (const isSummaryPass of [false, true])
+      view.units.forEach((unit, index) => {
+        const entries = view.entries.slice(unit.start, unit.end);
+        if (tokens <= target || !canDropUnit(view, unit, protectFirst) || entries.some(isSummaryEntry) !== isSummaryPass) return;
+        dropped.add(index);
+        tokens -= entries.reduce((sum, entry) => sum + entry.tokens, 0);
+      });
+    return view.units.flatMap((unit, index) => (dropped.has(index) ? [] : view.entries.slice(unit.start, unit.end)));
+  }
+
+  it("should keep exactly the units the rule keeps, with summaries, pins and instructions anywhere", async () => {
+    const summary: Message = {
+      role: "user",
+      content: "<summary>earlier work on src/app.ts</summary>",
+      metadata: { ctxkit: { source: "summary" } },
+    };
+    const pieces = fc.oneof(
+      { arbitrary: historyArbitrary({ broken: true, maxUnits: 4 }), weight: 4 },
+      { arbitrary: fc.constant([summary]), weight: 1 },
+      { arbitrary: fc.constant<Message[]>([{ role: "user", content: "keep this", metadata: { pinned: true } }]), weight: 1 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(pieces, { maxLength: 8 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 3 }),
+        async (parts, share, protectFirst) => {
+          const view = createTestView(repairToolPairs(parts.flat()).messages);
+          const target = Math.floor((view.tokens * share) / 100);
+          const result = await truncate().apply(view, createTestContext({ target, protectFirst }));
+          expect(result.view.entries).toEqual(expectedKept(view, target, protectFirst));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

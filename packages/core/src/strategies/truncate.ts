@@ -30,29 +30,59 @@ export const optionsSchema = z.strictObject({
   budgetTokensPerIdentifier: z.optional(z.int().check(z.positive())),
 });
 
+/** The units a truncation marks to drop (one flag per unit rather than a set: a first view drops most of 100,000), the view's tokens without them, and how many. */
+interface Drops {
+  readonly dropped: Uint8Array;
+  tokens: number;
+  count: number;
+}
+
+const PLAIN = DROPPABLE_UNIT;
+const SUMMARY = DROPPABLE_UNIT | SUMMARY_UNIT;
+
 /**
- * Marks in `dropped` (one flag per unit) the units to drop, oldest first, until the view's tokens are at or
- * below `target`; summaries on the pass marked `true`. Flags rather than a set: a first view drops most of
- * 100,000 units. Returns how many are marked.
+ * Marks the oldest plain units (that may be dropped and hold no summary) until the view is within `target`, or all
+ * of them, with nothing marked yet. Found from the newest back: dropping every plain unit up to one leaves the view's
+ * other units and the plain units after it, so only the units that stay are read, not the many a long view drops.
  */
-function chooseDrops(view: ViewDraft, flags: Uint8Array, target: number, passes: readonly boolean[], dropped: Uint8Array): number {
-  let tokens = view.tokens;
-  let count = 0;
-  for (let index = 0; index < dropped.length; index += 1)
-    if (dropped[index] === 1) {
-      tokens -= unitTokens(view, index);
-      count += 1;
-    }
-  for (const isSummaryPass of passes) {
-    const wanted = isSummaryPass ? DROPPABLE_UNIT | SUMMARY_UNIT : DROPPABLE_UNIT;
-    for (let index = 0; index < view.units.length && tokens > target; index += 1) {
-      if ((flags[view.units[index]!.start]! & (DROPPABLE_UNIT | SUMMARY_UNIT)) !== wanted || dropped[index] === 1) continue;
-      dropped[index] = 1;
-      count += 1;
-      tokens -= unitTokens(view, index);
+function dropOldestPlain(view: ViewDraft, flags: Uint8Array, target: number, drops: Drops): void {
+  if (drops.tokens <= target) return;
+  const isPlain = (index: number) => (flags[view.units[index]!.start]! & SUMMARY) === PLAIN;
+  // The tokens of every plain unit: the view's less the other entries' (few: instructions, pins, the current turn, summaries).
+  let plainTokens = drops.tokens;
+  for (let position = 0; position < flags.length; position += 1)
+    if ((flags[position]! & SUMMARY) !== PLAIN) plainTokens -= view.entries[position]!.tokens;
+  // Every plain unit up to `last` dropped leaves `drops.tokens - plainTokens + kept`, `kept` the plain units after it:
+  // `last` is the oldest for which that is within the target, or the newest plain unit when even all of them are not.
+  let last = view.units.length - 1;
+  while (last >= 0 && !isPlain(last)) last -= 1;
+  let keptAfterLast = 0;
+  if (drops.tokens - plainTokens <= target) {
+    let kept = 0;
+    for (let index = last; index >= 0; index -= 1) {
+      if (!isPlain(index)) continue;
+      if (drops.tokens - plainTokens + kept > target) break;
+      last = index;
+      keptAfterLast = kept;
+      kept += unitTokens(view, index);
     }
   }
-  return count;
+  for (let index = 0; index <= last; index += 1)
+    if (isPlain(index)) {
+      drops.dropped[index] = 1;
+      drops.count += 1;
+    }
+  drops.tokens -= plainTokens - keptAfterLast;
+}
+
+/** Marks, oldest first, the units of kind `wanted` not marked yet, until the view is within `target`. */
+function dropInOrder(view: ViewDraft, flags: Uint8Array, target: number, wanted: number, drops: Drops): void {
+  for (let index = 0; index < view.units.length && drops.tokens > target; index += 1) {
+    if ((flags[view.units[index]!.start]! & SUMMARY) !== wanted || drops.dropped[index] === 1) continue;
+    drops.dropped[index] = 1;
+    drops.count += 1;
+    drops.tokens -= unitTokens(view, index);
+  }
 }
 
 function unitTokens(view: ViewDraft, index: number): number {
@@ -75,15 +105,18 @@ export function truncate(options?: TruncateOptions): Strategy {
       // Oldest first, and a summary only when nothing else is left to drop: it stands for many units.
       // A protected unit is stepped over rather than ending the walk, so a pinned or system message in
       // the middle does not shield everything after it.
-      const dropped = new Uint8Array(view.units.length);
-      if (chooseDrops(view, flags, context.target, [false, true], dropped) === 0) return { view, applied: false };
+      const drops: Drops = { dropped: new Uint8Array(view.units.length), tokens: view.tokens, count: 0 };
+      dropOldestPlain(view, flags, context.target, drops);
+      dropInOrder(view, flags, context.target, SUMMARY, drops);
+      if (drops.count === 0) return { view, applied: false };
+      const { dropped } = drops;
       const capacity = noteCapacity(limits, context.budget);
       const note = capacity > 0 ? noteFor(view, flags, dropped, capacity, context) : undefined;
       if (note === undefined) return { view: createViewDraft(keptEntries(view, dropped)), applied: true };
       // The note takes room: what it adds over the note it replaces is found among the other old units.
       let { entry, tokens } = note;
       if (entry !== undefined && tokens > context.target) {
-        chooseDrops(view, flags, context.target - (entry.tokens - note.replacedTokens), [false], dropped);
+        dropInOrder(view, flags, context.target - (entry.tokens - note.replacedTokens), PLAIN, drops);
         const again = noteFor(view, flags, dropped, capacity, context);
         entry = again?.entry;
         tokens = again?.tokens ?? tokens;
