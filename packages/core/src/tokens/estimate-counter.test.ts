@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { estimateCounter } from "./estimate-counter.js";
+import type { TokenCounter } from "./token-counter.js";
 
 const counter = estimateCounter();
 const exact = (text: string): number => countTokens(text, { disallowedSpecial: new Set<string>() });
@@ -233,6 +234,64 @@ describe("estimateCounter, against the unit-by-unit count", () => {
     const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join("");
     for (const text of [ascii.repeat(900), `${ascii.repeat(300)}${"中文".repeat(20_000)}${ascii.repeat(300)}`])
       expect(counter.count(text)).toBe(unitByUnitEstimate(text));
+  });
+});
+
+// The ASCII path weighs whole 16-byte blocks, then 4-byte words, then single bytes: texts of every length
+// around those edges, and a character outside ASCII at every place in them, which sends the text the slow way.
+describe("estimateCounter, around the ASCII path's blocks and words", () => {
+  const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join("");
+  const outside = ["é", "中", "\ud83d\ude00", "\ud83d", "\ude00"];
+
+  it("should give the unit-by-unit count for every ASCII length up to 40, with a character outside ASCII at every place", () => {
+    for (let length = 0; length <= 40; length += 1) {
+      // Starting at a place that moves with the length, so each place of a word and a block sees different bytes.
+      const text = `${ascii}${ascii}`.slice((length * 37) % 128, ((length * 37) % 128) + length);
+      expect(counter.count(text)).toBe(unitByUnitEstimate(text));
+      for (let place = 0; place <= length; place += 1) {
+        for (const character of outside) {
+          const inserted = text.slice(0, place) + character + text.slice(place);
+          expect(counter.count(inserted)).toBe(unitByUnitEstimate(inserted));
+          if (place < length) {
+            const replaced = text.slice(0, place) + character + text.slice(place + 1);
+            expect(counter.count(replaced)).toBe(unitByUnitEstimate(replaced));
+          }
+        }
+      }
+    }
+  });
+
+  it("should give the unit-by-unit count for arbitrary ASCII texts of any class mix, alone and joined", () => {
+    const character = fc.oneof(
+      fc.constantFrom("a", "Z", "q", "0", "9", " ", "\n", "\t", "\r", "\u000b", "\u000c", "\u0000", "\u007f", "@", "[", "`", "{", "/", ":"),
+      fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)),
+    );
+    // size "max": lengths spread over 0-80, not the few characters fast-check tends to make by default.
+    const text = fc.array(character, { maxLength: 80, size: "max" }).map((characters) => characters.join(""));
+    fc.assert(
+      fc.property(text, fc.array(text, { maxLength: 4 }), (one, several) => {
+        expect(counter.count(one)).toBe(unitByUnitEstimate(one));
+        expect(counter.countJoined!(several)).toBe(unitByUnitEstimate(several.join("\n")));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// The weight tables are filled on the first count, not at import: a fresh module must count right from its first call.
+describe("estimateCounter, first call of a fresh module", () => {
+  afterEach(() => {
+    vi.resetModules();
+  });
+
+  it.each([
+    ["count, ASCII first", (fresh: TokenCounter) => fresh.count(samples.code), samples.code],
+    ["count, CJK first", (fresh: TokenCounter) => fresh.count(samples.chinese), samples.chinese],
+    ["countJoined first", (fresh: TokenCounter) => fresh.countJoined!([samples.prose, numbers]), `${samples.prose}\n${numbers}`],
+  ])("should give the unit-by-unit count when its first call is %s", async (_, first, text) => {
+    vi.resetModules();
+    const fresh = (await import("./estimate-counter.js")).estimateCounter();
+    expect(first(fresh)).toBe(unitByUnitEstimate(text));
   });
 });
 
