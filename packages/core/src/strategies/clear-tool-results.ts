@@ -24,8 +24,9 @@ export interface ClearToolResultsOptions {
   /**
    * Set when a `truncate` runs after this strategy in the pipeline (the default pipeline does): results
    * of old units that could not fit the target even cleared are then left for it to drop, rather than
-   * cleared (and digested) first. Without it, only units that no view within the budget could hold are
-   * left, since the engine truncates any view over the budget. Default false.
+   * cleared (and digested) first. Leave it off when that truncate keeps more leading messages than the
+   * manager's `protectFirst` (its own `protectFirst` option). Without it, only units that no view within the
+   * budget could hold are left, since the engine truncates any view over the budget. Default false.
    */
   truncateFollows?: boolean;
   /**

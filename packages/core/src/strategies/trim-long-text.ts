@@ -23,8 +23,9 @@ export interface TrimLongTextOptions {
   /**
    * Set when a `truncate` runs after this strategy in the pipeline (the default pipeline does): texts of old
    * units that could not fit the target even trimmed are left for it to drop, rather than trimmed first, but
-   * for the newest of them, which its note reads. Default false: every long text is trimmed, oldest first,
-   * until the view is within the target.
+   * for the newest of them, which its note reads. Leave it off when that truncate keeps more leading messages than
+   * the manager's `protectFirst` (its own `protectFirst` option). Default false: every long text is trimmed,
+   * oldest first, until the view is within the target.
    */
   truncateFollows?: boolean;
 }
