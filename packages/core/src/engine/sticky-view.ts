@@ -89,7 +89,10 @@ export class StickyView {
    */
   setTail(tail: readonly ViewEntry[], bounds?: readonly number[]): void {
     this.truncateTo(this.settledLength);
-    tail.forEach((entry, position) => this.push(entry, bounds === undefined ? entry.tokens : bounds[position]!));
+    for (let position = 0; position < tail.length; position += 1) {
+      const entry = tail[position]!;
+      this.push(entry, bounds === undefined ? entry.tokens : bounds[position]!);
+    }
   }
 
   /** Replaces entries `update` changes (a pin, say) in place; the messages and token counts stay. */

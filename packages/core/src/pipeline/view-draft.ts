@@ -11,7 +11,6 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
   // them. Each message is read once, for its unit and whether it is fixed: reading every message of a long view
   // again costs about as much as the whole pass.
   const frozenEntries = new Array<ViewEntry>(entries.length);
-  const messages = new Array<Message>(entries.length);
   const fixed = new Uint8Array(entries.length);
   const finder = new ToolUnitFinder();
   let tokens = 0;
@@ -19,7 +18,6 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
     const given = entries[index]!;
     const entry = Object.isFrozen(given) ? given : Object.freeze({ ...given });
     frozenEntries[index] = entry;
-    messages[index] = entry.message;
     tokens += entry.tokens;
     finder.take(entry.message, index);
     if (isFixedEntry(entry)) fixed[index] = 1;
@@ -27,7 +25,10 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
   // Looked for from the end, where it is: not by reading the role of every message of a long view.
   let latestUserIndex = entries.length - 1;
   // A synthetic user message (a summary) is not the user's latest word.
-  while (latestUserIndex >= 0 && (messages[latestUserIndex]!.role !== "user" || frozenEntries[latestUserIndex]!.source.kind !== "history"))
+  while (
+    latestUserIndex >= 0 &&
+    (frozenEntries[latestUserIndex]!.message.role !== "user" || frozenEntries[latestUserIndex]!.source.kind !== "history")
+  )
     latestUserIndex -= 1;
   // The units are this call's own array, so they are frozen where they stand.
   const units = finder.finish(entries.length);
@@ -176,9 +177,13 @@ export function unitDropFlags(view: ViewDraft, protectFirst: number): Uint8Array
   const isFixed = fixed === undefined ? (index: number) => isFixedEntry(view.entries[index]!) : (index: number) => fixed[index] === 1;
   for (const unit of view.units) {
     let bits = mayDropUnit(view, unit, protectFirst, isFixed) ? DROPPABLE_UNIT : 0;
-    for (let index = unit.start; index < unit.end; index += 1) if (isSummaryEntry(view.entries[index]!)) bits |= SUMMARY_UNIT;
-    for (let index = unit.start; index < unit.end; index += 1)
-      flags[index] = view.entries[index]!.source.kind === "history" ? bits | HISTORY_ENTRY : bits;
+    // Each entry's source read once: whether it is a history message, and whether it is a summary.
+    for (let index = unit.start; index < unit.end; index += 1) {
+      const entry = view.entries[index]!;
+      if (entry.source.kind === "history") flags[index] = HISTORY_ENTRY;
+      else if (isSummaryEntry(entry)) bits |= SUMMARY_UNIT;
+    }
+    for (let index = unit.start; index < unit.end; index += 1) flags[index]! |= bits;
   }
   dropFlagsByDraft.set(view, { protectFirst, flags });
   return flags;
