@@ -76,8 +76,12 @@ export function sessionArbitrary(options: SessionArbitraryOptions = {}): fc.Arbi
             at: offset + 1,
           }))
         : earlyRequests;
+    // Counted back from the end, so a request stays as far from it while a failure shrinks by dropping older
+    // messages: counted from the start, dropping one moved it, and the shrink stopped at a needlessly long history.
     const requests = dense
-      .map(({ at, budget: specification, source: maxOutputTokens }) => request(at % (history.length + 1), specification, maxOutputTokens))
+      .map(({ at, budget: specification, source: maxOutputTokens }) =>
+        request(history.length - (at % (history.length + 1)), specification, maxOutputTokens),
+      )
       .sort((first, second) => first.after - second.after);
     return { history, requests: [...requests, request(history.length, finalBudget, finalSource)] };
   });
