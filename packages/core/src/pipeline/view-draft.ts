@@ -8,8 +8,7 @@ import type { ContextEdit, ViewDraft, ViewEntry } from "./strategy.js";
 /** Builds an immutable draft in O(n). Entries that are not frozen yet are copied before freezing. */
 export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
   // One pass over the entries, into arrays of their final length: a long history's first view drafts 200,000 of
-  // them. Each message is read once, for its unit and whether it is fixed: reading every message of a long view
-  // again costs about as much as the whole pass.
+  // them. Each message is read here for its unit and whether it is fixed, so `unitDropFlags` does not read it again.
   const frozenEntries = new Array<ViewEntry>(entries.length);
   const fixed = new Uint8Array(entries.length);
   const finder = new ToolUnitFinder();
