@@ -45,7 +45,8 @@ export class SessionHistory {
   /** Takes a whole new history (`setMessages`, `clear`, a store's content at open or after another writer replaced it). */
   reset(messages: Message[]): void {
     this.messages = messages;
-    this.tokenCounts = [];
+    // Sized once: a long history's first view counts every message.
+    this.tokenCounts = new Array<number>(messages.length);
     this.tokenBounds = [];
   }
 

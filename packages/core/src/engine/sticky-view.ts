@@ -89,9 +89,19 @@ export class StickyView {
    */
   setTail(tail: readonly ViewEntry[], bounds?: readonly number[]): void {
     this.truncateTo(this.settledLength);
+    // Sized once rather than grown by pushes: a first view's tail is the whole history.
+    const start = this.entries.length;
+    const length = start + tail.length;
+    this.entries.length = length;
+    this.messages.length = length;
+    this.bounds.length = length;
     for (let position = 0; position < tail.length; position += 1) {
       const entry = tail[position]!;
-      this.push(entry, bounds === undefined ? entry.tokens : bounds[position]!);
+      const bound = bounds === undefined ? entry.tokens : bounds[position]!;
+      this.entries[start + position] = entry;
+      this.messages[start + position] = entry.message;
+      this.bounds[start + position] = bound;
+      this.boundTotal += bound;
     }
   }
 
