@@ -5,7 +5,8 @@ import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverag
 import { CircuitBreaker } from "../pipeline/circuit-breaker.js";
 import { runPipeline } from "../pipeline/run-pipeline.js";
 import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft } from "../pipeline/strategy.js";
-import { createViewDraft, isProtectedEntry } from "../pipeline/view-draft.js";
+import { draftWithoutTruncatedPast, withTruncatedPast } from "../pipeline/truncated-past.js";
+import { createViewDraft, elidedRunOf, isProtectedEntry } from "../pipeline/view-draft.js";
 import { clearToolResults } from "../strategies/clear-tool-results.js";
 import { createTrimLongText } from "../strategies/trim-long-text.js";
 import { truncate } from "../strategies/truncate.js";
@@ -84,9 +85,12 @@ export class CompactionPass {
     const { config, events, planner, tail } = this.parts;
     const started = performance.now();
     const stateBefore = this.parts.undo?.capture();
-    const before = await this.start(reason);
+    // The truncated past is left out of the draft only where the budget is the one asked for and every strategy runs.
+    const elidable = partial === undefined && ceiling <= requested && reason !== "idle" && reason !== "limit";
+    const before = await this.start(reason, elidable ? { target: planner.targetFor(requested, reason), budget: requested } : undefined);
     const budget = await this.budgetFor(before, requested, ceiling, signal);
-    await events.emit("context:pre_compact", { messageCount: before.entries.length, tokenCount: before.tokens, budget, reason });
+    const messageCount = before.entries.length + (elidedRunOf(before)?.entries.length ?? 0);
+    await events.emit("context:pre_compact", { messageCount, tokenCount: before.tokens, budget, reason });
     const { view, steps, aimedFor } = await this.compute(before, budget, reason, signal, {
       breaker: this.breaker,
       attribution: this.attribution,
@@ -186,7 +190,8 @@ export class CompactionPass {
       ...(run.preview === undefined ? this.previousRequest() : {}),
     };
     const result = await runPipeline(guard?.draft ?? before, strategies, context, { breaker: run.breaker, strategyTimeoutMs, onApplied });
-    let view = result.view;
+    // Whole again when the truncation did not run (it stopped at its target before, or failed).
+    let view = withTruncatedPast(result.view);
     const steps = result.steps;
     // The pipeline stops at its target, maybe before a window strategy ran: a limit holds on every view, so it runs now.
     const limitsLeft = dueAlone === undefined ? this.exceededLimits(view) : [];
@@ -278,12 +283,17 @@ export class CompactionPass {
    * The draft a compaction starts from: the current view, or the whole history again when the view
    * grows back for a larger budget. A forced or overflow compaction only ever shrinks the view.
    */
-  private async start(reason: CompactionReason): Promise<ViewDraft> {
+  private async start(reason: CompactionReason, truncation?: { target: number; budget: number }): Promise<ViewDraft> {
     const { tail, events } = this.parts;
-    if (reason !== "budget-change") return createViewDraft(tail.view.entries);
-    const { entries, repairs } = tail.rebuild();
-    await announceRepairs(events, repairs);
-    return createViewDraft(entries);
+    let entries = tail.view.entries;
+    if (reason === "budget-change") {
+      const rebuilt = tail.rebuild();
+      await announceRepairs(events, rebuilt.repairs);
+      entries = rebuilt.entries;
+    }
+    // A long history's first compaction drafts what its strategies read, not the past its truncation drops.
+    const plan = truncation === undefined ? undefined : { ...truncation, protectFirst: this.parts.config.protectFirst };
+    return (plan === undefined ? undefined : draftWithoutTruncatedPast(entries, this.parts.strategies, plan)) ?? createViewDraft(entries);
   }
 
   /** Announces synthetic content (a summary, say) that a compaction brought into the view. */

@@ -1,5 +1,7 @@
 // Which strategy took each history message out of the view, and which put each synthetic entry in: what a view's entries do not say.
 import type { ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+import { fullEntries } from "../pipeline/truncated-past.js";
+import { elidedRunOf } from "../pipeline/view-draft.js";
 import type { FateSources, RemovedRun } from "./message-fates.js";
 
 /** Kept across compactions of one view, since a message dropped by an earlier one is still absent from the next. */
@@ -10,12 +12,14 @@ export class FateAttribution implements FateSources {
 
   /** What `strategy` changed from `before` to `after` (the pipeline's `onApplied`). */
   note(strategy: string, before: ViewDraft, after: ViewDraft): void {
+    // A run the draft left out is gone when the draft after it holds it no longer (the truncation dropped it).
+    const entries = elidedRunOf(after) === undefined ? fullEntries(before) : before.entries;
     // Most strategies only shorten entries in place: then nothing left or came in, and nothing is looked up.
-    if (hasSameSources(before.entries, after.entries)) return;
-    const removed = removedRuns(before.entries, after.entries, strategy);
+    if (hasSameSources(entries, after.entries)) return;
+    const removed = removedRuns(entries, after.entries, strategy);
     if (removed.length > 0) this.removed = overlay(this.removed, removed);
     const present = new Set<unknown>();
-    for (const entry of before.entries) if (entry.source.kind === "synthetic") present.add(entry.message);
+    for (const entry of entries) if (entry.source.kind === "synthetic") present.add(entry.message);
     for (const entry of after.entries) {
       if (entry.source.kind === "synthetic" && !present.has(entry.message)) this.addedBy.set(entry.message, strategy);
     }

@@ -2,6 +2,7 @@
 import { ContextArgumentError } from "../errors.js";
 import { findNonJson } from "../messages/find-non-json.js";
 import type { Strategy, StrategyStateStore } from "../pipeline/strategy.js";
+import { declareTruncatedPastRole, truncatedPastRoleOf } from "../pipeline/truncated-past.js";
 import type { StateChange } from "../store/message-store.js";
 import { StoreStrategyState } from "./store-strategy-state.js";
 
@@ -42,7 +43,8 @@ export class StrategyStates {
     if (strategy.idleAfterMs !== undefined) wrapped.idleAfterMs = strategy.idleAfterMs;
     if (strategy.exceedsLimit !== undefined) wrapped.exceedsLimit = (view, context) => strategy.exceedsLimit!(view, context);
     if (strategy.observe !== undefined) wrapped.observe = (context) => strategy.observe!(context);
-    return wrapped;
+    const role = truncatedPastRoleOf(strategy);
+    return role === undefined ? wrapped : declareTruncatedPastRole(wrapped, role);
   }
 }
 

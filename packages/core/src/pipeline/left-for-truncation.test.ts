@@ -2,56 +2,17 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { historyArbitrary } from "../../test/arbitraries.js";
 import { createTestContext, createTestView } from "../../test/strategy-context.js";
+import { historyPieces, summaryMessage, viewOf } from "../../test/truncation-views.js";
 import type { Message } from "../messages/message.js";
-import { SUMMARY_SOURCE } from "../messages/summary-coverage.js";
 import { clearToolResults } from "../strategies/clear-tool-results.js";
 import { trimLongText } from "../strategies/trim-long-text.js";
 import { truncate } from "../strategies/truncate.js";
 import { leftForTruncation } from "./left-for-truncation.js";
 import { runPipeline } from "./run-pipeline.js";
-import type { EntrySource, StrategyContext, ViewDraft } from "./strategy.js";
-import { repairToolPairs } from "../units/repair-tool-pairs.js";
-
-/** A summary a summarizer left in the view, long enough to be trimmed, covering history up to `coveredThrough`. */
-function summaryMessage(coveredThrough: number): Message {
-  return {
-    role: "user",
-    content: `Summary of the work so far: ${"src/summary/notes.ts and the parser ".repeat(12)}`,
-    metadata: { ctxkit: { source: SUMMARY_SOURCE, summary: { coveredThrough } } },
-  };
-}
-
-/** The history's view with its broken pairs repaired, a summary message as the synthetic entry a summarizer leaves. */
-function viewOf(history: readonly Message[]): ViewDraft {
-  const repaired = repairToolPairs(history);
-  const sources = repaired.sources.map((index, position): EntrySource => {
-    if (repaired.messages[position]!.metadata?.ctxkit !== undefined) return { kind: "synthetic", origin: SUMMARY_SOURCE };
-    return index === null ? { kind: "synthetic", origin: "repair" } : { kind: "history", index };
-  });
-  return createTestView(repaired.messages, sources);
-}
-
-const pieces = fc.oneof(
-  { arbitrary: historyArbitrary({ hugeOutputs: true, maxUnits: 4 }), weight: 3 },
-  { arbitrary: historyArbitrary({ maxUnits: 4 }), weight: 3 },
-  { arbitrary: historyArbitrary({ broken: true, maxUnits: 3 }), weight: 2 },
-  { arbitrary: fc.constant<Message[]>([{ role: "user", content: `pinned ${"x".repeat(300)}`, metadata: { pinned: true } }]), weight: 1 },
-  { arbitrary: fc.integer({ min: 0, max: 40 }).map((coveredThrough) => [summaryMessage(coveredThrough)]), weight: 2 },
-  // A short exchange, never trimmed at most limits: many of them pass the target with a current turn small enough
-  // to leave room for a summary a truncation keeps.
-  {
-    arbitrary: fc.integer({ min: 1, max: 8 }).map((turns) =>
-      Array.from({ length: turns }, (_, turn): Message[] => [
-        { role: "user", content: `next step ${turn}: look at src/app/module-${turn}.ts` },
-        { role: "assistant", content: `done with src/app/module-${turn}.ts` },
-      ]).flat(),
-    ),
-    weight: 3,
-  },
-);
+import type { StrategyContext, ViewDraft } from "./strategy.js";
 
 const cases = fc.record({
-  parts: fc.array(pieces, { minLength: 1, maxLength: 10 }),
+  parts: fc.array(historyPieces, { minLength: 1, maxLength: 10 }),
   budgetPerMille: fc.integer({ min: 1, max: 1_000 }),
   targetShare: fc.integer({ min: 0, max: 100 }),
   forced: fc.boolean(),

@@ -3,6 +3,7 @@ import { ContextArgumentError } from "../errors.js";
 import { durationMsProblem } from "../modules/duration-ms.js";
 import type { CircuitBreaker } from "./circuit-breaker.js";
 import type { PipelineResult, PipelineStep, Strategy, StrategyContext, StrategyResult, ViewDraft } from "./strategy.js";
+import { truncatedPastRoleOf, withTruncatedPast } from "./truncated-past.js";
 import { withTimeout } from "./with-timeout.js";
 
 /** How long one strategy may run before the pipeline goes on without it: room for a few LLM calls. */
@@ -43,6 +44,8 @@ export async function runPipeline(
   let current = view;
   for (const strategy of strategies) {
     if (current.tokens <= context.target && context.forced !== true) break;
+    // A draft that left out the truncated past goes whole to a strategy that does not declare it reads none of it.
+    if (truncatedPastRoleOf(strategy) === undefined) current = withTruncatedPast(current);
     const tokensBefore = current.tokens;
     if (breaker !== undefined && !breaker.shouldRun(strategy.name)) {
       steps.push({

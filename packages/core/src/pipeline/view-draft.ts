@@ -5,14 +5,42 @@ import { ToolUnitFinder } from "../units/find-tool-units.js";
 import type { ToolUnit } from "../units/tool-unit.js";
 import type { ContextEdit, ViewDraft, ViewEntry } from "./strategy.js";
 
+/**
+ * Old units a draft leaves out (`truncated-past.ts`): they stood just before the entry at `at`, the draft's tokens
+ * count theirs, and only strategies that read nothing a truncation drops are handed such a draft.
+ */
+export interface ElidedRun {
+  readonly at: number;
+  readonly entries: readonly ViewEntry[];
+  readonly tokens: number;
+  /** How many of `entries` are history messages, as a truncation's note counts them. */
+  readonly historyMessages: number;
+}
+
+const elidedRuns = new WeakMap<ViewDraft, ElidedRun>();
+
+/** The units `draft` leaves out, when it was made without them. */
+export function elidedRunOf(draft: ViewDraft): ElidedRun | undefined {
+  return elidedRuns.get(draft);
+}
+
 /** Builds an immutable draft in O(n). Entries that are not frozen yet are copied before freezing. */
 export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
+  return buildDraft(entries, undefined);
+}
+
+/** The draft of `entries` with `run` left out before `entries[run.at]`: its units and turn are found over `entries`, its tokens count the run's. */
+export function createElidedDraft(entries: readonly ViewEntry[], run: ElidedRun): ViewDraft {
+  return buildDraft(entries, run);
+}
+
+function buildDraft(entries: readonly ViewEntry[], run: ElidedRun | undefined): ViewDraft {
   // One pass over the entries, into arrays of their final length: a long history's first view drafts 200,000 of
   // them. Each message is read here for its unit and whether it is fixed, so `unitDropFlags` does not read it again.
   const frozenEntries = new Array<ViewEntry>(entries.length);
   const fixed = new Uint8Array(entries.length);
   const finder = new ToolUnitFinder();
-  let tokens = 0;
+  let tokens = run?.tokens ?? 0;
   for (let index = 0; index < entries.length; index += 1) {
     const given = entries[index]!;
     const entry = Object.isFrozen(given) ? given : Object.freeze({ ...given });
@@ -42,6 +70,7 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
     currentTurnStart,
   });
   fixedByDraft.set(draft, fixed);
+  if (run !== undefined) elidedRuns.set(draft, run);
   return draft;
 }
 
@@ -52,7 +81,9 @@ export function createViewDraft(entries: readonly ViewEntry[]): ViewDraft {
  * kept rather than found again. Any other change builds the draft anew.
  */
 export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): ViewDraft {
-  if (entries.length !== view.entries.length) return createViewDraft(entries);
+  // What the view left out, it still leaves out: entries are only replaced in place.
+  const run = elidedRuns.get(view);
+  if (entries.length !== view.entries.length) return buildDraft(entries, run);
   const frozenEntries: ViewEntry[] = new Array<ViewEntry>(entries.length);
   let tokens = view.tokens;
   let keepsDropRule = true;
@@ -64,7 +95,7 @@ export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): 
       frozenEntries[index] = entry;
       continue;
     }
-    if (!hasSameShape(previous, entry)) return createViewDraft(entries);
+    if (!hasSameShape(previous, entry)) return buildDraft(entries, run);
     keepsDropRule &&= keepsDropRuleOf(previous, entry);
     tokens += entry.tokens - previous.tokens;
     frozenEntries[index] = Object.isFrozen(entry) ? entry : Object.freeze({ ...entry });
@@ -75,6 +106,7 @@ export function redraftEntries(view: ViewDraft, entries: readonly ViewEntry[]): 
   if (flags !== undefined && keepsDropRule) dropFlagsByDraft.set(draft, flags);
   const fixed = fixedByDraft.get(view);
   if (fixed !== undefined && keepsDropRule) fixedByDraft.set(draft, fixed);
+  if (run !== undefined) elidedRuns.set(draft, run);
   return draft;
 }
 

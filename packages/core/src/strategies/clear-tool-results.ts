@@ -6,6 +6,7 @@ import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } 
 import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { leftForTruncation } from "../pipeline/left-for-truncation.js";
 import { reachFor } from "../pipeline/reach-for.js";
+import { declareTruncatedPastRole } from "../pipeline/truncated-past.js";
 import { identifiersOf } from "./message-identifiers.js";
 import { contentText, digestToolResult } from "./tool-result-digest.js";
 
@@ -81,7 +82,7 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
   const placeholder = givenPlaceholder ?? defaultPlaceholder(maxIdentifiers);
   const placeholderFor = typeof placeholder === "string" ? () => placeholder : placeholder;
 
-  return {
+  const strategy: Strategy = {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       const isResult = (index: number) => view.entries[index]!.message.role === "tool";
@@ -123,6 +124,13 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
       return entries === undefined ? { view, applied: false } : { view: redraftEntries(view, entries), applied: true };
     },
   };
+  // Before a truncation it leaves alone what that drops anyway: a compaction need not draft that past for it.
+  if (!truncateFollows) return strategy;
+  return declareTruncatedPastRole(strategy, {
+    kind: "shortens",
+    floorOf: (entry) => (entry.message.role === "tool" ? 0 : entry.tokens),
+    readBudgets: 0,
+  });
 }
 
 const lastShownByView = new WeakMap<ViewDraft, { readonly from: number; readonly positions: Map<string, number> }>();

@@ -6,6 +6,7 @@ import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } 
 import { findContextEdit, isProtectedEntry, redraftEntries, replaceEntryMessage } from "../pipeline/view-draft.js";
 import { reachFor } from "../pipeline/reach-for.js";
 import { leftForTruncation } from "../pipeline/left-for-truncation.js";
+import { declareTruncatedPastRole } from "../pipeline/truncated-past.js";
 import { NOTE_READ_BUDGETS } from "./dropped-identifiers-note.js";
 import { parseConfig } from "../modules/parse-config.js";
 import { utf8ByteLength } from "../tokens/token-bound.js";
@@ -120,7 +121,7 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
     } as Message;
   };
 
-  return {
+  const strategy: Strategy = {
     name,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       let entries: ViewEntry[] | undefined;
@@ -157,6 +158,12 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
       return entries === undefined ? { view, applied: false } : { view: redraftEntries(view, entries), applied: true };
     },
   };
+  if (!truncateFollows) return strategy;
+  return declareTruncatedPastRole(strategy, {
+    kind: "shortens",
+    floorOf: (entry) => (hasLongText(entry.message, maxChars) ? 0 : entry.tokens),
+    readBudgets: NOTE_READ_BUDGETS,
+  });
 }
 
 /** Whether `message` holds a text or tool-call arguments over `maxChars`: what a trim could shorten. */

@@ -1,7 +1,8 @@
 // truncate: drops the oldest whole units that invariant 5 and `protectFirst` allow to be dropped.
 import * as z from "zod/mini";
 import type { Strategy, StrategyContext, StrategyResult, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import { createViewDraft, DROPPABLE_UNIT, HISTORY_ENTRY, SUMMARY_UNIT, unitDropFlags } from "../pipeline/view-draft.js";
+import { createViewDraft, DROPPABLE_UNIT, elidedRunOf, HISTORY_ENTRY, SUMMARY_UNIT, unitDropFlags } from "../pipeline/view-draft.js";
+import { declareTruncatedPastRole } from "../pipeline/truncated-past.js";
 import { parseConfig } from "../modules/parse-config.js";
 import { createDroppedIdentifiersNote, NOTE_READ_BUDGETS, noteCapacity, readNote } from "./dropped-identifiers-note.js";
 
@@ -96,7 +97,7 @@ export function truncate(options?: TruncateOptions): Strategy {
   const { protectFirst: ownProtectFirst, noteIdentifiers, budgetTokensPerIdentifier } = parseConfig(NAME, optionsSchema, options ?? {});
   const limits = { maxIdentifiers: noteIdentifiers, ...(budgetTokensPerIdentifier === undefined ? {} : { budgetTokensPerIdentifier }) };
 
-  return {
+  const strategy: Strategy = {
     name: NAME,
     apply(view: ViewDraft, context: StrategyContext): StrategyResult {
       const protectFirst = Math.max(context.protectFirst, ownProtectFirst);
@@ -127,6 +128,7 @@ export function truncate(options?: TruncateOptions): Strategy {
       return { view: createViewDraft(keptEntries(view, dropped, note.position, entry)), applied: true };
     },
   };
+  return declareTruncatedPastRole(strategy, { kind: "truncates", protectFirst: ownProtectFirst, readBudgets: NOTE_READ_BUDGETS });
 }
 
 /**
@@ -150,7 +152,8 @@ function noteFor(
   let lastDropped = -1;
   let isPreviousDropped = false;
   let tokens = 0;
-  let droppedMessages = 0;
+  // A run the draft left out is among the drops (the truncation drops it whatever it keeps): counted, never read.
+  let droppedMessages = elidedRunOf(view)?.historyMessages ?? 0;
   for (let index = 0; index < view.units.length; index += 1) {
     const unit = view.units[index]!;
     if (dropped[index] === 1) {
