@@ -1,6 +1,5 @@
 // Which strategy took each history message out of the view, and which put each synthetic entry in: what a view's entries do not say.
 import type { ViewDraft, ViewEntry } from "../pipeline/strategy.js";
-import { fullEntries } from "../pipeline/truncated-past.js";
 import { elidedRunOf } from "../pipeline/view-draft.js";
 import type { FateSources, RemovedRun } from "./message-fates.js";
 
@@ -12,14 +11,21 @@ export class FateAttribution implements FateSources {
 
   /** What `strategy` changed from `before` to `after` (the pipeline's `onApplied`). */
   note(strategy: string, before: ViewDraft, after: ViewDraft): void {
-    // A run the draft left out is gone when the draft after it holds it no longer (the truncation dropped it).
-    const entries = elidedRunOf(after) === undefined ? fullEntries(before) : before.entries;
+    // A run the draft left out is gone once the draft after it holds it no longer: the truncation dropped it whole.
+    const run = elidedRunOf(before);
+    const dropsRun = run !== undefined && elidedRunOf(after) === undefined;
     // Most strategies only shorten entries in place: then nothing left or came in, and nothing is looked up.
-    if (hasSameSources(entries, after.entries)) return;
-    const removed = removedRuns(entries, after.entries, strategy);
+    if (!dropsRun && hasSameSources(before.entries, after.entries)) return;
+    let removed = removedRuns(before.entries, after.entries, strategy);
+    if (dropsRun) {
+      const indexes: number[] = [];
+      for (const entry of run.entries) if (entry.source.kind === "history") indexes.push(entry.source.index);
+      removed = mergeRuns(removed, runsOf(indexes, strategy));
+    }
     if (removed.length > 0) this.removed = overlay(this.removed, removed);
+    // What the run held is gone from the view after too: only the draft's own entries can come back.
     const present = new Set<unknown>();
-    for (const entry of entries) if (entry.source.kind === "synthetic") present.add(entry.message);
+    for (const entry of before.entries) if (entry.source.kind === "synthetic") present.add(entry.message);
     for (const entry of after.entries) {
       if (entry.source.kind === "synthetic" && !present.has(entry.message)) this.addedBy.set(entry.message, strategy);
     }
@@ -121,6 +127,18 @@ function runsOf(indexes: readonly number[], strategy: string): RemovedRun[] {
   }
   runs.push({ from, to, strategy });
   return runs;
+}
+
+/** Two lists of runs in index order, over indexes neither shares, as one in index order. */
+function mergeRuns(first: readonly RemovedRun[], second: readonly RemovedRun[]): RemovedRun[] {
+  const merged: RemovedRun[] = [];
+  let position = 0;
+  for (const run of first) {
+    while (position < second.length && second[position]!.from < run.from) merged.push(second[position++]!);
+    merged.push(run);
+  }
+  while (position < second.length) merged.push(second[position++]!);
+  return merged;
 }
 
 /** `below` with `above` laid over it: where they overlap, `above` wins. Both in index order, none overlapping; so is the result. */

@@ -30,7 +30,7 @@ export function truncatedPastRoleOf(strategy: Strategy): TruncatedPastRole | und
 }
 
 /** The entries `draft` stands for: its own, with the run it left out back in place. */
-export function fullEntries(draft: ViewDraft): readonly ViewEntry[] {
+function fullEntries(draft: ViewDraft): readonly ViewEntry[] {
   const run = elidedRunOf(draft);
   if (run === undefined) return draft.entries;
   return draft.entries.slice(0, run.at).concat(run.entries, draft.entries.slice(run.at));
