@@ -291,7 +291,7 @@ export class CompactionPass {
       await announceRepairs(events, rebuilt.repairs);
       entries = rebuilt.entries;
     }
-    // A long history's first compaction drafts what its strategies read, not the past its truncation drops.
+    // A compaction of a long history drafts what its strategies read, not the past its truncation drops anyway.
     const plan = truncation === undefined ? undefined : { ...truncation, protectFirst: this.parts.config.protectFirst };
     return (plan === undefined ? undefined : draftWithoutTruncatedPast(entries, this.parts.strategies, plan)) ?? createViewDraft(entries);
   }
