@@ -141,11 +141,10 @@ describe("draftWithoutTruncatedPast", () => {
           whole = expected.view;
         }
       }),
-      { numRuns: 500, ...(process.env.SEED ? { seed: Number(process.env.SEED), endOnFailure: true } : {}) },
+      { numRuns: 500 },
     );
-    // The property says something only where a run was left out: in most compactions here.
+    // The property says something only where a run was left out: about a third of the 1,000 compactions here.
     expect(elided).toBeGreaterThan(200);
-    if (process.env.SEED) console.log("ELIDED", elided);
   }, 60_000);
 
   it("should clear a pinned call's old result as the whole view says, the results of the past a truncation drops counted", async () => {
