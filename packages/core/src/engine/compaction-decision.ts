@@ -116,7 +116,7 @@ export function decideCompaction(figures: CompactionFigures): CompactionDecision
 }
 
 /** Tokens of the system and developer messages that open a view: no compaction changes them, so they stay cached. */
-export function leadingInstructionTokens(entries: readonly ViewEntry[]): number {
+export function leadingInstructionTokens(entries: Iterable<ViewEntry>): number {
   let tokens = 0;
   for (const entry of entries) {
     if (!isInstruction(entry.message)) break;

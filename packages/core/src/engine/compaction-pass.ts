@@ -4,8 +4,8 @@ import type { CompactionReason, TargetShortfall } from "../events.js";
 import { isSummaryEntry, readSummaryCoverage } from "../messages/summary-coverage.js";
 import { CircuitBreaker } from "../pipeline/circuit-breaker.js";
 import { runPipeline } from "../pipeline/run-pipeline.js";
-import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft } from "../pipeline/strategy.js";
-import { draftWithoutTruncatedPast, withTruncatedPast } from "../pipeline/truncated-past.js";
+import type { PipelineStep, Strategy, StrategyContext, StrategyStateStore, ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+import { type DraftEntries, draftWithoutTruncatedPast, withTruncatedPast } from "../pipeline/truncated-past.js";
 import { createViewDraft, elidedRunOf, isProtectedEntry } from "../pipeline/view-draft.js";
 import { clearToolResults } from "../strategies/clear-tool-results.js";
 import { createTrimLongText } from "../strategies/trim-long-text.js";
@@ -23,6 +23,7 @@ import { PREVIEW_STATES, type PreviewStates } from "./strategy-states.js";
 import type { EventSink } from "./event-sink.js";
 import type { RequestPlanner } from "./request-planner.js";
 import type { SessionHistory } from "./session-history.js";
+import type { PendingHistory } from "./sticky-view.js";
 import { announceRepairs, type ViewTail } from "./view-tail.js";
 
 // Last-resort passes when the configured strategies could not fit the budget, least harmful first:
@@ -89,7 +90,7 @@ export class CompactionPass {
     const elidable = partial === undefined && ceiling <= requested && reason !== "idle" && reason !== "limit";
     const before = await this.start(reason, elidable ? { target: planner.targetFor(requested, reason), budget: requested } : undefined);
     const budget = await this.budgetFor(before, requested, ceiling, signal);
-    const messageCount = before.entries.length + (elidedRunOf(before)?.entries.length ?? 0);
+    const messageCount = before.entries.length + (elidedRunOf(before)?.length ?? 0);
     await events.emit("context:pre_compact", { messageCount, tokenCount: before.tokens, budget, reason });
     const { view, steps, aimedFor } = await this.compute(before, budget, reason, signal, {
       breaker: this.breaker,
@@ -285,15 +286,19 @@ export class CompactionPass {
    */
   private async start(reason: CompactionReason, truncation?: { target: number; budget: number }): Promise<ViewDraft> {
     const { tail, events } = this.parts;
-    let entries = tail.view.entries;
+    let entries: readonly ViewEntry[] | DraftEntries;
     if (reason === "budget-change") {
       const rebuilt = tail.rebuild();
       await announceRepairs(events, rebuilt.repairs);
       entries = rebuilt.entries;
+    } else {
+      const pending = tail.view.pendingHistory;
+      entries = pending === undefined ? tail.view.entries : pendingEntries(pending);
     }
     // A compaction of a long history drafts what its strategies read, not the past its truncation drops anyway.
     const plan = truncation === undefined ? undefined : { ...truncation, protectFirst: this.parts.config.protectFirst };
-    return (plan === undefined ? undefined : draftWithoutTruncatedPast(entries, this.parts.strategies, plan)) ?? createViewDraft(entries);
+    const draft = plan === undefined ? undefined : draftWithoutTruncatedPast(entries, this.parts.strategies, plan);
+    return draft ?? createViewDraft(Array.isArray(entries) ? (entries as readonly ViewEntry[]) : tail.view.entries);
   }
 
   /** Announces synthetic content (a summary, say) that a compaction brought into the view. */
@@ -368,4 +373,16 @@ export function firstReplaced(view: ViewDraft, coveredThrough: number): number {
   let index = 0;
   while (index < coveredThrough && verbatim.has(index)) index += 1;
   return index;
+}
+
+/** A pending history as a draft reads it: each entry made once, when first read; its kinds and counts from the history's record. */
+function pendingEntries(pending: PendingHistory): DraftEntries {
+  const made = new Array<ViewEntry | undefined>(pending.count);
+  return {
+    length: pending.count,
+    at: (position) => (made[position] ??= pending.entryAt(position)),
+    messageAt: pending.messageAt,
+    tokensAt: pending.tokensAt,
+    kindAt: (position) => pending.kinds[position]!,
+  };
 }

@@ -17,11 +17,11 @@ export class FateAttribution implements FateSources {
     // Most strategies only shorten entries in place: then nothing left or came in, and nothing is looked up.
     if (!dropsRun && hasSameSources(before.entries, after.entries)) return;
     let removed = removedRuns(before.entries, after.entries, strategy);
-    if (dropsRun) {
-      const indexes: number[] = [];
-      for (const entry of run.entries) if (entry.source.kind === "history") indexes.push(entry.source.index);
-      removed = mergeRuns(removed, runsOf(indexes, strategy));
-    }
+    if (dropsRun)
+      removed = mergeRuns(
+        removed,
+        run.historyRuns.map(({ from, to }) => ({ from, to, strategy })),
+      );
     if (removed.length > 0) this.removed = overlay(this.removed, removed);
     // What the run held is gone from the view after too: only the draft's own entries can come back.
     const present = new Set<unknown>();

@@ -40,11 +40,16 @@ function wrappedDefaults(): Strategy[] {
 
 const BUDGET = 6_000;
 
-/** Views, explanations, receipts and compaction events of a first view, a second after more turns, a forced one and a larger budget. */
+/**
+ * Views, explanations, receipts and compaction events of a first view (of a history counted and not made into entries
+ * yet), a second after more turns, a forced one and a larger budget.
+ */
 async function outcome(strategies?: Strategy[]) {
   const { manager, events } = await managerWithEvents({ ...(strategies === undefined ? {} : { strategies }) });
   const history = longHistory(460);
   await manager.setMessages(history.slice(0, 1_600));
+  // A pin among the old turns: a unit no step drops, which the run left out must stop short of.
+  await manager.pinMessage(401);
   const views = [await manager.getMessagesForRequest({ tokenBudget: BUDGET })];
   for (const message of history.slice(1_600)) await manager.addMessage(message);
   views.push(await manager.getMessagesForRequest({ tokenBudget: BUDGET }));

@@ -66,7 +66,9 @@ export class ViewBuilder {
 
   constructor(parts: ViewBuilderParts) {
     const idleStrategies = parts.strategies.filter((strategy) => strategy.idleAfterMs !== undefined);
-    this.planner = new RequestPlanner(parts.config, parts.counter, idleStrategies, () => leadingInstructionTokens(this.tail.view.entries));
+    this.planner = new RequestPlanner(parts.config, parts.counter, idleStrategies, () =>
+      leadingInstructionTokens(this.tail.view.leadingEntries()),
+    );
     this.tail = new ViewTail(parts.history, parts.counter, parts.pins);
     this.compaction = new CompactionPass({
       ...parts,
@@ -170,6 +172,8 @@ export class ViewBuilder {
 
   /** The view the previous request returned, whole. */
   private previousView(): Message[] {
+    // Nothing settled: the view (a first request's whole history, maybe not made into entries yet) is not read.
+    if (this.previousSettled === 0) return this.previousTail.slice();
     return this.tail.view.messages.slice(0, this.previousSettled).concat(this.previousTail);
   }
 

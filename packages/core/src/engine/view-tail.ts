@@ -9,7 +9,8 @@ import { PairCheck, repairToolPairs } from "../units/repair-tool-pairs.js";
 import type { ToolPairRepair } from "../units/tool-unit.js";
 import type { PinSet } from "./pin-set.js";
 import type { SessionHistory } from "./session-history.js";
-import { type StickySnapshot, StickyView } from "./sticky-view.js";
+import { type PendingHistory, type StickySnapshot, StickyView } from "./sticky-view.js";
+import { entryKindOf } from "../pipeline/truncated-past.js";
 
 /** A view tail as it stood before a compaction, to put back when that compaction is undone in this process. */
 export interface TailSnapshot {
@@ -42,6 +43,12 @@ export class ViewTail {
    */
   refresh(deferUnder = 0): { openUnitStart: number; repairs: ToolPairRepair[] } {
     const from = this.view.settledUntil;
+    // A view that starts again from the whole history (a first request) counts it and makes entries only when read.
+    const pending = from === 0 && this.view.length === 0 && this.openUnitEdits.size === 0 ? this.pendingHistory(deferUnder) : undefined;
+    if (pending !== undefined) {
+      this.view.setPending(pending);
+      return { openUnitStart: openUnitStart(this.history.messages, 0), repairs: [] };
+    }
     const { entries, repairs, bounds } = this.entriesFrom(from, true, deferUnder - this.view.settledBound);
     this.view.setTail(entries, bounds);
     return { openUnitStart: openUnitStart(this.history.messages, from), repairs };
@@ -159,6 +166,37 @@ export class ViewTail {
       bounds[index - from] = edited === undefined && defer ? this.history.boundOf(index) : entry.tokens;
     }
     return pairs.isComplete ? { entries, bounds } : undefined;
+  }
+
+  /**
+   * The whole history, counted and checked for pairs in one loop, as a view that makes its entries when read: what
+   * `entriesFrom(0)` would give, entry for entry. `undefined` when a pair needs repair, or the count is left for later.
+   */
+  private pendingHistory(deferUnder: number): PendingHistory | undefined {
+    const { history, pins } = this;
+    const { messages } = history;
+    if (messages.length === 0 || (history.hasBound && this.boundUnder(0, deferUnder))) return undefined;
+    const kinds = new Uint8Array(messages.length);
+    const pairs = new PairCheck();
+    let tokens = 0;
+    for (let index = 0; index < messages.length; index += 1) {
+      const message = messages[index]!;
+      if (!pairs.accepts(message)) return undefined;
+      tokens += history.tokensOf(index);
+      kinds[index] = entryKindOf(message, pins.size > 0 && pins.has(index));
+    }
+    if (!pairs.isComplete) return undefined;
+    return {
+      count: messages.length,
+      tokens,
+      kinds,
+      messageAt: (index) => messages[index]!,
+      tokensAt: (index) => history.tokensOf(index),
+      entryAt: (index) => {
+        const entry = history.entryAt(index, false);
+        return pins.size === 0 ? entry : pins.mark(entry);
+      },
+    };
   }
 
   /** Whether the history's entries from `from` on, as the view would take them, are bounded under `limit` (looked at only up to it). */

@@ -10,7 +10,14 @@ import { trimLongText } from "../strategies/trim-long-text.js";
 import { truncate } from "../strategies/truncate.js";
 import { runPipeline } from "./run-pipeline.js";
 import type { Strategy, StrategyContext, ViewDraft } from "./strategy.js";
-import { declareTruncatedPastRole, draftWithoutTruncatedPast, truncatedPastRoleOf, withTruncatedPast } from "./truncated-past.js";
+import {
+  type DraftEntries,
+  declareTruncatedPastRole,
+  draftWithoutTruncatedPast,
+  entryKindOf,
+  truncatedPastRoleOf,
+  withTruncatedPast,
+} from "./truncated-past.js";
 import { DROPPABLE_UNIT, elidedRunOf, SUMMARY_UNIT, unitDropFlags } from "./view-draft.js";
 
 /**
@@ -134,6 +141,23 @@ describe("draftWithoutTruncatedPast", () => {
             // Right after the run, a unit the truncation drops: its note stands where the oldest drop stood.
             const flags = unitDropFlags(draft, Math.max(context.protectFirst, options.truncateProtectFirst));
             expect(flags[run.at]! & (DROPPABLE_UNIT | SUMMARY_UNIT)).toBe(DROPPABLE_UNIT);
+          }
+          // A history not made into entries yet (every entry the message at its own index) gives the same draft from its record.
+          if (whole.entries.every((entry, position) => entry.source.kind === "history" && entry.source.index === position)) {
+            const { entries } = whole;
+            const record: DraftEntries = {
+              length: entries.length,
+              at: (position) => entries[position]!,
+              messageAt: (position) => entries[position]!.message,
+              tokensAt: (position) => entries[position]!.tokens,
+              kindAt: (position) => entryKindOf(entries[position]!.message, entries[position]!.pinned === true),
+            };
+            const fromRecord = draftWithoutTruncatedPast(record, strategies, plan);
+            expect(
+              fromRecord === undefined
+                ? undefined
+                : { draft: fromRecord, run: { ...elidedRunOf(fromRecord)!, entries: elidedRunOf(fromRecord)!.entries } },
+            ).toEqual(draft === undefined ? undefined : { draft, run: { ...run!, entries: run!.entries } });
           }
           const expected = await compaction(whole, strategies, context);
           const left = await compaction(draft ?? whole, strategies, context);

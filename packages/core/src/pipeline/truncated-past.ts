@@ -1,20 +1,20 @@
 // Leaving the truncated past out of a compaction's draft: the first compaction of a long history drafts what its
 // strategies read, not the many old units its truncation drops whatever the steps before it do.
-import { hasToolCalls, isInstruction, isPinned } from "../messages/message.js";
+import { hasToolCalls, isInstruction, isPinned, type Message } from "../messages/message.js";
 import { isSummaryEntry } from "../messages/summary-coverage.js";
 import type { Strategy, ViewDraft, ViewEntry } from "./strategy.js";
-import { createElidedDraft, createViewDraft, elidedRunOf } from "./view-draft.js";
+import { createElidedDraft, createViewDraft, type ElidedRun, elidedRunOf } from "./view-draft.js";
 
 /**
  * What a built-in strategy declares so that a compaction may leave the far past out of its draft.
  * - `shortens`: it reads and changes nothing that a truncation to the target drops whatever is shortened first (as
  *   `leftForTruncation` decides), but for the newest `readBudgets` budgets' worth of it, counted at `floorOf`; and it
- *   never shortens an entry below `floorOf(entry)`.
+ *   never shortens an entry below `floorOf(message, tokens)`, its message and tokens as the step finds them.
  * - `truncates`: it is that truncation. It keeps at least the first `protectFirst` history messages and reads the
  *   newest `readBudgets` budgets' worth of what it drops (its note); what it drops of a left-out run it only counts.
  */
 export type TruncatedPastRole =
-  | { readonly kind: "shortens"; readonly floorOf: (entry: ViewEntry) => number; readonly readBudgets: number }
+  | { readonly kind: "shortens"; readonly floorOf: (message: Message, tokens: number) => number; readonly readBudgets: number }
   | { readonly kind: "truncates"; readonly protectFirst: number; readonly readBudgets: number };
 
 const roles = new WeakMap<Strategy, TruncatedPastRole>();
@@ -27,6 +27,42 @@ export function declareTruncatedPastRole<S extends Strategy>(strategy: S, role: 
 
 export function truncatedPastRoleOf(strategy: Strategy): TruncatedPastRole | undefined {
   return roles.get(strategy);
+}
+
+/** A bit of `entryKindOf`: a tool result, which belongs to the unit of the call before it. */
+export const TOOL_RESULT = 1;
+/** A bit of `entryKindOf`: an assistant message with tool calls, which opens a unit. */
+export const OPENS_CALLS = 2;
+/** A bit of `entryKindOf`: an instruction or a pinned message, which no step drops. */
+export const FIXED = 4;
+
+/** What a draft reads of a history message for its unit and whether it may be dropped, `pinned` by the manager or not. */
+export function entryKindOf(message: Message, pinned: boolean): number {
+  const unit = message.role === "tool" ? TOOL_RESULT : hasToolCalls(message) ? OPENS_CALLS : 0;
+  return unit | (pinned || isInstruction(message) || isPinned(message) ? FIXED : 0);
+}
+
+/**
+ * The entries a draft is made from, read one at a time: a view's, or a history counted and not made into entries yet.
+ * `kindAt` is given only for such a history: each entry is then the history message at its own index, and what a
+ * draft needs of it (`entryKindOf`) is read there rather than from the message.
+ */
+export interface DraftEntries {
+  readonly length: number;
+  at(position: number): ViewEntry;
+  /** The entry's message and tokens, without making the entry. */
+  messageAt(position: number): Message;
+  tokensAt(position: number): number;
+  kindAt?(position: number): number;
+}
+
+function draftEntriesOf(entries: readonly ViewEntry[]): DraftEntries {
+  return {
+    length: entries.length,
+    at: (position) => entries[position]!,
+    messageAt: (position) => entries[position]!.message,
+    tokensAt: (position) => entries[position]!.tokens,
+  };
 }
 
 /** The entries `draft` stands for: its own, with the run it left out back in place. */
@@ -56,10 +92,11 @@ export interface TruncationPlan {
  * tokens count the run's; a strategy without a role, or what follows the pipeline, gets `withTruncatedPast` of it.
  */
 export function draftWithoutTruncatedPast(
-  entries: readonly ViewEntry[],
+  given: readonly ViewEntry[] | DraftEntries,
   strategies: readonly Strategy[],
   plan: TruncationPlan,
 ): ViewDraft | undefined {
+  const entries = Array.isArray(given) ? draftEntriesOf(given as readonly ViewEntry[]) : (given as DraftEntries);
   const steps: TruncatedPastRole[] = [];
   for (const strategy of strategies) {
     const role = roles.get(strategy);
@@ -73,13 +110,15 @@ export function draftWithoutTruncatedPast(
   if (plain === undefined) return undefined;
   // Each step reaches back from the end to where its walk stops (`leftForTruncation`'s, over the entries as the
   // step finds them): no lower than the floors the earlier steps leave, on what those may have changed.
-  const shortened: { readonly floorOf: (entry: ViewEntry) => number; readonly from: number }[] = [];
+  const shortened: { readonly floorOf: (message: Message, tokens: number) => number; readonly from: number }[] = [];
   let horizon = entries.length;
   for (const step of steps) {
     const floorOf = (index: number): number => {
-      const entry = entries[index]!;
-      let floor = step.kind === "shortens" ? step.floorOf(entry) : entry.tokens;
-      for (const earlier of shortened) if (index >= earlier.from || plain[index] === 0) floor = Math.min(floor, earlier.floorOf(entry));
+      const message = entries.messageAt(index);
+      const tokens = entries.tokensAt(index);
+      let floor = step.kind === "shortens" ? step.floorOf(message, tokens) : tokens;
+      for (const earlier of shortened)
+        if (index >= earlier.from || plain[index] === 0) floor = Math.min(floor, earlier.floorOf(message, tokens));
       return floor;
     };
     const from = reachedFrom(entries.length, floorOf, plain, plan.target, step.readBudgets * plan.budget);
@@ -96,16 +135,52 @@ export function draftWithoutTruncatedPast(
   if (start === horizon) return undefined;
   // A result before the run that a step may clear (one the truncation keeps: the steps leave the plain ones) is
   // cleared as the newer results say (those it keeps recent, those that show its names), the run's among them.
-  for (let index = 0; index < start; index += 1) if (plain[index] === 0 && entries[index]!.message.role === "tool") return undefined;
-  const left = entries.slice(start, horizon);
+  for (let index = 0; index < start; index += 1) if (plain[index] === 0 && isToolResult(entries, index)) return undefined;
+  const kept: ViewEntry[] = [];
+  for (let index = 0; index < start; index += 1) kept.push(entries.at(index));
+  for (let index = horizon; index < entries.length; index += 1) kept.push(entries.at(index));
+  return createElidedDraft(kept, leftOut(entries, start, horizon));
+}
+
+/** The run of `entries` from `start` to `end`: its entries are made only when read (a strategy with no role, a fallback). */
+function leftOut(entries: DraftEntries, start: number, end: number): ElidedRun {
   let tokens = 0;
-  let historyMessages = 0;
-  for (const entry of left) {
-    tokens += entry.tokens;
-    if (entry.source.kind === "history") historyMessages += 1;
+  for (let index = start; index < end; index += 1) tokens += entries.tokensAt(index);
+  let made: ViewEntry[] | undefined;
+  const make = (): ViewEntry[] => {
+    made ??= Array.from({ length: end - start }, (_, offset) => entries.at(start + offset));
+    return made;
+  };
+  const length = end - start;
+  if (entries.kindAt !== undefined)
+    return {
+      at: start,
+      length,
+      tokens,
+      historyMessages: length,
+      historyRuns: [{ from: start, to: end - 1 }],
+      get entries() {
+        return make();
+      },
+    };
+  const indexes: number[] = [];
+  for (const entry of make()) if (entry.source.kind === "history") indexes.push(entry.source.index);
+  return { at: start, length, tokens, historyMessages: indexes.length, historyRuns: runsOfIndexes(indexes), entries: make() };
+}
+
+/** Ascending distinct indexes as runs of consecutive ones. */
+function runsOfIndexes(indexes: readonly number[]): { from: number; to: number }[] {
+  const runs: { from: number; to: number }[] = [];
+  for (const index of indexes) {
+    const last = runs[runs.length - 1];
+    if (last !== undefined && last.to + 1 === index) last.to = index;
+    else runs.push({ from: index, to: index });
   }
-  const kept = entries.slice(0, start).concat(entries.slice(horizon));
-  return createElidedDraft(kept, { at: start, entries: left, tokens, historyMessages });
+  return runs;
+}
+
+function isToolResult(entries: DraftEntries, index: number): boolean {
+  return entries.kindAt === undefined ? entries.messageAt(index).role === "tool" : (entries.kindAt(index) & TOOL_RESULT) !== 0;
 }
 
 /**
@@ -132,9 +207,9 @@ function reachedFrom(length: number, floorOf: (index: number) => number, plain: 
 }
 
 /** Where the unit holding the entry at `index` starts: its results follow the call that opens it. */
-function unitStart(entries: readonly ViewEntry[], index: number): number {
+function unitStart(entries: DraftEntries, index: number): number {
   let start = Math.min(index, entries.length - 1);
-  while (start > 0 && entries[start]!.message.role === "tool") start -= 1;
+  while (start > 0 && isToolResult(entries, start)) start -= 1;
   return Math.max(start, 0);
 }
 
@@ -143,22 +218,33 @@ function unitStart(entries: readonly ViewEntry[], index: number): number {
  * from the end without a draft; `undefined` when a unit is not where a draft would find it (results after a
  * message without calls), so nothing is left out.
  */
-function plainUnitFlags(entries: readonly ViewEntry[], protectFirst: number): Uint8Array | undefined {
-  const flags = new Uint8Array(entries.length);
-  let turnStart = entries.length - 1;
-  while (turnStart >= 0 && (entries[turnStart]!.message.role !== "user" || entries[turnStart]!.source.kind !== "history")) turnStart -= 1;
+function plainUnitFlags(entries: DraftEntries, protectFirst: number): Uint8Array | undefined {
+  const { length, kindAt } = entries;
+  const flags = new Uint8Array(length);
+  let turnStart = length - 1;
+  while (turnStart >= 0 && (entries.at(turnStart).message.role !== "user" || entries.at(turnStart).source.kind !== "history"))
+    turnStart -= 1;
   if (turnStart < 0) return undefined;
-  let end = entries.length;
-  for (let start = entries.length - 1; start >= 0; start -= 1) {
-    const opener = entries[start]!.message;
-    if (opener.role === "tool" && start > 0) continue;
-    if (end - start > 1 && !hasToolCalls(opener)) return undefined;
+  // Each entry's kind, from the history's own record when there is one rather than from its message.
+  const kindOf =
+    kindAt ??
+    ((position: number) => {
+      const entry = entries.at(position);
+      return entryKindOf(entry.message, entry.pinned === true);
+    });
+  let end = length;
+  for (let start = length - 1; start >= 0; start -= 1) {
+    const kind = kindOf(start);
+    if ((kind & TOOL_RESULT) !== 0 && start > 0) continue;
+    if (end - start > 1 && (kind & OPENS_CALLS) === 0) return undefined;
     let isPlain = end <= turnStart;
     for (let index = start; index < end && isPlain; index += 1) {
-      const entry = entries[index]!;
-      const { message, source } = entry;
-      if (isInstruction(message) || isPinned(message) || entry.pinned === true || isSummaryEntry(entry)) isPlain = false;
-      else if (source.kind === "history" && source.index < protectFirst) isPlain = false;
+      if ((kindOf(index) & FIXED) !== 0) isPlain = false;
+      else if (kindAt !== undefined) isPlain = index >= protectFirst;
+      else {
+        const entry = entries.at(index);
+        if (isSummaryEntry(entry) || (entry.source.kind === "history" && entry.source.index < protectFirst)) isPlain = false;
+      }
     }
     if (isPlain) flags.fill(1, start, end);
     end = start;

@@ -11,10 +11,15 @@ import type { ContextEdit, ViewDraft, ViewEntry } from "./strategy.js";
  */
 export interface ElidedRun {
   readonly at: number;
+  /** How many entries the run holds. */
+  readonly length: number;
+  /** The run's entries, made when first read when they are a history's not made into entries yet. */
   readonly entries: readonly ViewEntry[];
   readonly tokens: number;
   /** How many of `entries` are history messages, as a truncation's note counts them. */
   readonly historyMessages: number;
+  /** Their history indexes, as runs of consecutive ones. */
+  readonly historyRuns: readonly { readonly from: number; readonly to: number }[];
 }
 
 const elidedRuns = new WeakMap<ViewDraft, ElidedRun>();

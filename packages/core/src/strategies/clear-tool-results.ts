@@ -128,7 +128,7 @@ export function clearToolResults(options?: ClearToolResultsOptions): Strategy {
   if (!truncateFollows) return strategy;
   return declareTruncatedPastRole(strategy, {
     kind: "shortens",
-    floorOf: (entry) => (entry.message.role === "tool" ? 0 : entry.tokens),
+    floorOf: (message, tokens) => (message.role === "tool" ? 0 : tokens),
     readBudgets: 0,
   });
 }

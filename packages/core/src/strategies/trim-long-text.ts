@@ -161,7 +161,7 @@ export function createTrimLongText(name: string, options?: TrimLongTextOptions):
   if (!truncateFollows) return strategy;
   return declareTruncatedPastRole(strategy, {
     kind: "shortens",
-    floorOf: (entry) => (hasLongText(entry.message, maxChars) ? 0 : entry.tokens),
+    floorOf: (message, tokens) => (hasLongText(message, maxChars) ? 0 : tokens),
     readBudgets: NOTE_READ_BUDGETS,
   });
 }
