@@ -1,5 +1,6 @@
 // Which strategy took each history message out of the view, and which put each synthetic entry in: what a view's entries do not say.
 import type { ViewDraft, ViewEntry } from "../pipeline/strategy.js";
+import { runsOfIndexes } from "../pipeline/truncated-past.js";
 import { elidedRunOf } from "../pipeline/view-draft.js";
 import type { FateSources, RemovedRun } from "./message-fates.js";
 
@@ -109,24 +110,9 @@ function isAscending(indexes: readonly number[]): boolean {
   return true;
 }
 
-/** Ascending distinct indexes as runs of consecutive ones. */
+/** Ascending distinct indexes as runs of consecutive ones, each removed by `strategy`. */
 function runsOf(indexes: readonly number[], strategy: string): RemovedRun[] {
-  const runs: RemovedRun[] = [];
-  if (indexes.length === 0) return runs;
-  let from = indexes[0]!;
-  let to = from;
-  for (let position = 1; position < indexes.length; position += 1) {
-    const index = indexes[position]!;
-    if (index === to + 1) {
-      to = index;
-      continue;
-    }
-    runs.push({ from, to, strategy });
-    from = index;
-    to = index;
-  }
-  runs.push({ from, to, strategy });
-  return runs;
+  return runsOfIndexes(indexes).map(({ from, to }) => ({ from, to, strategy }));
 }
 
 /** Two lists of runs in index order, over indexes neither shares, as one in index order. */

@@ -183,7 +183,6 @@ export class StickyView {
    * repair of an earlier unit) stay settled with them.
    */
   settle(historyIndex: number): void {
-    this.makePending();
     let position = this.entries.length;
     while (position > 0) {
       const source = this.entries[position - 1]!.source;

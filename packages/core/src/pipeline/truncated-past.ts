@@ -1,5 +1,5 @@
-// Leaving the truncated past out of a compaction's draft: the first compaction of a long history drafts what its
-// strategies read, not the many old units its truncation drops whatever the steps before it do.
+// Leaving the truncated past out of a compaction's draft: a compaction of a long history drafts what its strategies
+// read, not the many old units its truncation drops whatever the steps before it do.
 import { hasToolCalls, isInstruction, isPinned, type Message } from "../messages/message.js";
 import { isSummaryEntry } from "../messages/summary-coverage.js";
 import type { Strategy, ViewDraft, ViewEntry } from "./strategy.js";
@@ -169,7 +169,7 @@ function leftOut(entries: DraftEntries, start: number, end: number): ElidedRun {
 }
 
 /** Ascending distinct indexes as runs of consecutive ones. */
-function runsOfIndexes(indexes: readonly number[]): { from: number; to: number }[] {
+export function runsOfIndexes(indexes: readonly number[]): { from: number; to: number }[] {
   const runs: { from: number; to: number }[] = [];
   for (const index of indexes) {
     const last = runs[runs.length - 1];
